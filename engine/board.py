@@ -1,0 +1,553 @@
+"""The position: dots, rings, bases and scores (RULES.md rules 1 to 5 and 8.1).
+
+Representation (for speed in pure Python): every array is a flat ``bytearray`` over the board
+padded by one cell on each side, so a neighbour is ``index + offset`` and the padding stops every
+walk without a bounds check. Index of point (x, y) is ``(height - y) * stride + x + 1``: row 0
+of the array is the padding above the top row.
+
+What a move costs: placing a dot looks at its 8 neighbours. Only a dot that touches two separate
+runs of its own live dots can close a ring; only then are rings traced, and the work is the length
+of the rings traced plus the area of a ring that is closed. The check of rule 4.4 (a dot played
+into an empty ring) walks four rays and, when all four end on the opponent's dots, the region
+around the dot, stopping at the first own dot or the board's edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from engine.errors import InsideBaseError, OccupiedError
+from engine.point import Player, Point, check_size
+
+EMPTY = 0
+BORDER = 3
+
+# Directions clockwise on the picture (the array's rows run downwards): N, NE, E, SE, S, SW, W, NW.
+_DX = (0, 1, 1, 1, 0, -1, -1, -1)
+_DY = (-1, -1, 0, 1, 1, 1, 0, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """A base (rule 4.1): its owner, its ring in order around the closed chain, and its area."""
+
+    owner: Player
+    ring: tuple[Point, ...]
+    area: frozenset[Point]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """What placing one dot did: the bases it made (of either player, rule 4.4) and the dots
+    it put inside a base, with the change of each player's score."""
+
+    point: Point
+    player: Player
+    bases: tuple[Base, ...]
+    captured: tuple[Point, ...]
+    pink_gain: int
+    blue_gain: int
+
+    def gain(self, player: Player) -> int:
+        """How much ``player``'s score changed with this dot."""
+        return self.pink_gain if player is Player.PINK else self.blue_gain
+
+
+class _BaseRecord:
+    __slots__ = ("area", "owner", "ring")
+
+    def __init__(self, owner: int, ring: tuple[int, ...], area: frozenset[int]) -> None:
+        self.owner = owner
+        self.ring = ring
+        self.area = area
+
+
+class Board:
+    """A position with no turn order: place dots for either player and read the result.
+
+    Every method that takes a point also takes its name (``"B7"``). For analysis and imported
+    records a board may be smaller than rule 1.1 allows a game (down to 2x2).
+    """
+
+    __slots__ = (
+        "_base_cache",
+        "_bases",
+        "_dirs",
+        "_dot",
+        "_edge",
+        "_free",
+        "_live",
+        "_owner",
+        "_scan",
+        "_score",
+        "height",
+        "stride",
+        "width",
+    )
+
+    def __init__(self, width: int = 10, height: int = 10) -> None:
+        check_size(width, height, smallest=2)
+        self.width = width
+        self.height = height
+        stride = width + 2
+        self.stride = stride
+        cells = stride * (height + 2)
+        # _live: 1/2 a live dot of that player, 0 no live dot (free, or a dead dot), 3 padding.
+        self._live = bytearray(cells)
+        # _dot: 1/2 the dot's colour whether live or not, 0 none, 3 padding.
+        self._dot = bytearray(cells)
+        # _owner: 1/2 the owner of the base the point lies in, 0 none.
+        self._owner = bytearray(cells)
+        # _edge: 1 on the board's outer line (rule 3.3: never inside anything).
+        self._edge = bytearray(cells)
+        for i in range(cells):
+            row, col = divmod(i, stride)
+            if row in (0, height + 1) or col in (0, width + 1):
+                self._live[i] = BORDER
+                self._dot[i] = BORDER
+            elif row in (1, height) or col in (1, width):
+                self._edge[i] = 1
+        self._dirs = tuple(dy * stride + dx for dx, dy in zip(_DX, _DY, strict=True))
+        # _scan[k]: having arrived by direction k, the (direction, offset) pairs to look at, in
+        # order, for the next dot of the ring: clockwise, starting just after the way back.
+        self._scan = tuple(
+            tuple(((k + 5 + j) & 7, self._dirs[(k + 5 + j) & 7]) for j in range(8))
+            for k in range(8)
+        )
+        self._score = [0, 0, 0]
+        self._free = width * height
+        self._bases: list[_BaseRecord] = []
+        self._base_cache: list[Base] | None = None
+
+    # -- points ---------------------------------------------------------------------------
+
+    def point(self, point: Point | str) -> Point:
+        """The point named, checked to lie on this board (rule 1.2).
+
+        Raises:
+            InvalidPointError: a malformed name.
+            OffBoardError: a point off this board.
+        """
+        if isinstance(point, str):
+            return Point.parse(point, self.width, self.height)
+        return Point.parse(point.name, self.width, self.height)
+
+    def index(self, point: Point) -> int:
+        """The array index of an on-board point (fast path: not checked)."""
+        return (self.height - point.y) * self.stride + point.x + 1
+
+    def point_at(self, index: int) -> Point:
+        """The point at an array index (fast path: not checked)."""
+        row, col = divmod(index, self.stride)
+        return Point(col - 1, self.height - row)
+
+    def points(self) -> Iterator[Point]:
+        """Every point of the board, row 1 first."""
+        for y in range(self.height):
+            for x in range(self.width):
+                yield Point(x, y)
+
+    # -- reading the position --------------------------------------------------------------
+
+    def dot(self, point: Point | str) -> Player | None:
+        """The player whose dot is on the point, live or captured; None when there is none."""
+        value = self._dot[self.index(self.point(point))]
+        return Player(value) if value else None
+
+    def owner(self, point: Point | str) -> Player | None:
+        """The owner of the base the point lies in; None outside every base."""
+        value = self._owner[self.index(self.point(point))]
+        return Player(value) if value else None
+
+    def is_live(self, point: Point | str) -> bool:
+        """Whether a dot is on the point and it lies inside no base (rule 3.2)."""
+        return self._live[self.index(self.point(point))] in (1, 2)
+
+    def is_free(self, point: Point | str) -> bool:
+        """Whether a dot may be placed on the point (rule 2.2)."""
+        try:
+            i = self.index(self.point(point))
+        except ValueError:
+            return False
+        return not self._dot[i] and not self._owner[i]
+
+    def score(self, player: Player) -> int:
+        """The number of the opponent's dots inside ``player``'s bases (rule 5.1)."""
+        return self._score[player]
+
+    @property
+    def free_count(self) -> int:
+        """How many points are free (rule 6.3: the game ends when none is left)."""
+        return self._free
+
+    def free_points(self) -> Iterator[Point]:
+        """Every free point, row 1 first."""
+        dot, owner = self._dot, self._owner
+        for point in self.points():
+            i = self.index(point)
+            if not dot[i] and not owner[i]:
+                yield point
+
+    def dots(self) -> Iterator[tuple[Point, Player]]:
+        """Every dot on the board with its player, live or captured."""
+        for point in self.points():
+            value = self._dot[self.index(point)]
+            if value:
+                yield point, Player(value)
+
+    @property
+    def bases(self) -> list[Base]:
+        """The bases standing now; a base swallowed by a bigger one (rule 4.5) is gone."""
+        if self._base_cache is None:
+            at = self.point_at
+            self._base_cache = [
+                Base(
+                    Player(rec.owner),
+                    tuple(at(i) for i in rec.ring),
+                    frozenset(at(i) for i in rec.area),
+                )
+                for rec in self._bases
+            ]
+        return list(self._base_cache)
+
+    def is_grounded(self, point: Point | str) -> bool:
+        """Whether the dot is live and linked to the board's outer line (rule 8.1)."""
+        i = self.index(self.point(point))
+        player = self._live[i]
+        if player not in (1, 2):
+            return False
+        return i in self._grounded(player)
+
+    def grounded(self, player: Player) -> set[Point]:
+        """Every live dot of ``player`` that is grounded (rule 8.1)."""
+        return {self.point_at(i) for i in self._grounded(player)}
+
+    def ungrounded(self, player: Player) -> list[Point]:
+        """Every live dot of ``player`` that is not grounded: what a stop hands over (rule 8.2)."""
+        grounded = self._grounded(player)
+        live = self._live
+        return sorted(
+            (self.point_at(i) for i in range(len(live)) if live[i] == player and i not in grounded),
+            key=lambda p: (p.y, p.x),
+        )
+
+    def _grounded(self, player: int) -> set[int]:
+        live, edge, dirs = self._live, self._edge, self._dirs
+        opponent = 3 - player
+        seen = {i for i in range(len(live)) if live[i] == player and edge[i]}
+        stack = list(seen)
+        while stack:
+            i = stack.pop()
+            for k in range(8):
+                j = i + dirs[k]
+                if j in seen or live[j] != player:
+                    continue
+                # A diagonal link crossed by the opponent's diagonal link does not count.
+                if k & 1 and live[i + dirs[k - 1]] == opponent and live[i + dirs[(k + 1) & 7]] == (
+                    opponent
+                ):
+                    continue
+                seen.add(j)
+                stack.append(j)
+        return seen
+
+    # -- placing ---------------------------------------------------------------------------
+
+    def place(self, point: Point | str, player: Player) -> Placement:
+        """Place a dot for ``player`` and resolve rules 4.1 to 4.6.
+
+        Raises:
+            InvalidPointError: a malformed point name.
+            OffBoardError: the point is off this board.
+            OccupiedError: the point holds a dot.
+            InsideBaseError: the point lies inside a base.
+        """
+        point = self.point(point)
+        i = self.index(point)
+        if self._dot[i]:
+            raise OccupiedError(f"{point.name} is already taken")
+        if self._owner[i]:
+            raise InsideBaseError(f"{point.name} is inside a base: nobody may play there")
+        before = (self._score[1], self._score[2])
+        made = self.place_index(i, Player(player))
+        captured = sorted(
+            {self.point_at(c) for rec in made for c in rec.area if self._dot[c]},
+            key=lambda p: (p.y, p.x),
+        )
+        at = self.point_at
+        bases = tuple(
+            Base(Player(rec.owner), tuple(at(c) for c in rec.ring), frozenset(at(c) for c in rec.area))
+            for rec in made
+        )
+        return Placement(
+            point,
+            Player(player),
+            bases,
+            tuple(captured),
+            self._score[1] - before[0],
+            self._score[2] - before[1],
+        )
+
+    def place_index(self, i: int, player: int) -> list[_BaseRecord]:
+        """Place a dot at array index ``i`` and resolve its captures; return the bases made.
+
+        Fast path: the caller has checked that ``i`` is free (rule 2.2).
+        """
+        live = self._live
+        self._dot[i] = player
+        live[i] = player
+        self._free -= 1
+        made: list[_BaseRecord] = []
+        if self._may_close(i, player):
+            self._close_rings(i, player, made)
+        if not made and not self._edge[i]:
+            self._played_into_ring(i, player, made)
+        if made:
+            self._base_cache = None
+        return made
+
+    def _may_close(self, i: int, player: int) -> bool:
+        """Whether the dot touches two separate runs of its own live dots (else no ring closes)."""
+        live = self._live
+        runs = 0
+        previous = live[i + self._dirs[7]] == player
+        for offset in self._dirs:
+            current = live[i + offset] == player
+            if current and not previous:
+                runs += 1
+            previous = current
+        return runs >= 2
+
+    def _close_rings(self, i: int, player: int, made: list[_BaseRecord]) -> None:
+        """Rule 4.1 and 4.2: for each region beside the new dot, the smallest ring around it."""
+        live, dirs = self._live, self._dirs
+        opponent = 3 - player
+        done = 0
+        for k in (0, 2, 4, 6):
+            q = i + dirs[k]
+            if done >> k & 1 or live[q] == player or live[q] == BORDER:
+                continue
+            walk, covered = self._trace(i, k, player)
+            done |= covered
+            if walk is None:
+                continue
+            loop = _outer_loop(walk, self.stride)
+            if loop is None or i not in loop:
+                continue
+            area = self._fill(q, frozenset(loop))
+            if area is not None and any(live[c] == opponent for c in area):
+                made.append(self._make_base(player, loop, area))
+
+    def _played_into_ring(self, i: int, player: int, made: list[_BaseRecord]) -> None:
+        """Rule 4.4: a dot that made no base, played inside an empty ring of the opponent."""
+        live, dirs = self._live, self._dirs
+        opponent = 3 - player
+        for offset in (dirs[0], dirs[2], dirs[4], dirs[6]):
+            if live[i + offset] == player:
+                return
+        # Each ray must end on an opponent's dot; an own live dot or the edge on the way means
+        # the region around the dot is open or holds a live dot of ours: no empty ring.
+        for offset in (dirs[6], dirs[2], dirs[0], dirs[4]):
+            c = i + offset
+            while not live[c]:
+                c += offset
+            if live[c] != opponent:
+                return
+        face = {i}
+        stack = [i]
+        while stack:
+            c = stack.pop()
+            for offset in (dirs[0], dirs[2], dirs[4], dirs[6]):
+                n = c + offset
+                value = live[n]
+                if value == opponent or n in face:
+                    continue
+                if value:  # a live dot of ours, or the padding: not an empty ring
+                    return
+                face.add(n)
+                stack.append(n)
+        top = min(face)
+        walk, _ = self._trace(top - self.stride, 4, opponent)
+        if walk is None:
+            return
+        loop = _outer_loop(walk, self.stride)
+        if loop is None:
+            return
+        area = self._fill(top, frozenset(loop))
+        if area is None or any(live[c] == player and c != i for c in area):
+            return
+        made.append(self._make_base(opponent, loop, area))
+
+    def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int]:
+        """Walk the boundary of ``player``'s live dots around the region beside ``start``.
+
+        The region is the one holding ``start + dirs[k0]``; the walk keeps it on its right hand
+        and hugs it as tightly as the links allow, so it is the smallest chain around it. It ends
+        when it would repeat its first step. Returns the walk (None when ``start`` has no own
+        neighbour) and a bit mask of the directions around ``start`` that open onto the region.
+        Costs the length of the walk.
+        """
+        live, dirs, scan = self._live, self._dirs, self._scan
+        covered = 1 << k0
+        k = k0
+        for _ in range(7):
+            k = (k + 1) & 7
+            if live[start + dirs[k]] == player:
+                break
+            covered |= 1 << k
+        else:
+            return None, covered
+        first = start + dirs[k]
+        walk = [start]
+        cur = first
+        limit = 4 * len(live)
+        while limit:
+            limit -= 1
+            if cur == start:
+                for k2, offset in scan[k]:
+                    if live[cur + offset] == player:
+                        break
+                    covered |= 1 << k2
+                if cur + offset == first:
+                    return walk, covered
+                walk.append(cur)
+                k = k2
+                cur += offset
+                continue
+            walk.append(cur)
+            for k, offset in scan[k]:  # noqa: B007 - k carries the direction out of the loop
+                if live[cur + offset] == player:
+                    break
+            cur += offset
+        raise AssertionError("a ring trace did not close")  # pragma: no cover
+
+    def _fill(self, seed: int, ring: frozenset[int]) -> frozenset[int] | None:
+        """Everything inside ``ring`` reachable from ``seed`` by steps up, down, left and right
+        (rule 3.3); None if the fill reaches the padding (the seed was not inside). Costs the
+        area."""
+        live, dirs = self._live, self._dirs
+        steps = (dirs[0], dirs[2], dirs[4], dirs[6])
+        area = {seed}
+        stack = [seed]
+        while stack:
+            c = stack.pop()
+            for offset in steps:
+                n = c + offset
+                if n in ring or n in area:
+                    continue
+                if live[n] == BORDER:
+                    return None
+                area.add(n)
+                stack.append(n)
+        return frozenset(area)
+
+    def _make_base(self, owner: int, ring: tuple[int, ...], area: frozenset[int]) -> _BaseRecord:
+        """Make a base: everything in ``area`` becomes ``owner``'s (rules 4.1, 4.5, 5.1, 5.2)."""
+        live, dot, owners, score = self._live, self._dot, self._owner, self._score
+        for c in area:
+            old = owners[c]
+            value = dot[c]
+            if old != owner:
+                if value:
+                    if old and value == 3 - old:
+                        score[old] -= 1
+                    if value == 3 - owner:
+                        score[owner] += 1
+                elif not old:
+                    self._free -= 1
+                owners[c] = owner
+            live[c] = EMPTY
+        self._bases = [rec for rec in self._bases if area.isdisjoint(rec.ring)]
+        record = _BaseRecord(owner, ring, area)
+        self._bases.append(record)
+        return record
+
+    # -- copies and pictures ---------------------------------------------------------------
+
+    def copy(self) -> Board:
+        """An independent copy of the position."""
+        other = Board.__new__(Board)
+        other.width, other.height, other.stride = self.width, self.height, self.stride
+        other._live = self._live[:]
+        other._dot = self._dot[:]
+        other._owner = self._owner[:]
+        other._edge = self._edge
+        other._dirs = self._dirs
+        other._scan = self._scan
+        other._score = self._score[:]
+        other._free = self._free
+        other._bases = self._bases[:]
+        other._base_cache = self._base_cache
+        return other
+
+    def picture(self) -> str:
+        """The position as text, top row first: ``P``/``B`` live dots, ``p``/``b`` captured
+        dots, ``.`` a free point, ``+``/``-`` an empty point inside a Pink/Blue base."""
+        rows = []
+        for y in reversed(range(self.height)):
+            row = []
+            for x in range(self.width):
+                i = self.index(Point(x, y))
+                value, owner = self._dot[i], self._owner[i]
+                if value:
+                    letter = "P" if value == 1 else "B"
+                    row.append(letter if self._live[i] else letter.lower())
+                else:
+                    row.append(".+-"[owner])
+            rows.append(" ".join(row))
+        return "\n".join(rows)
+
+    @classmethod
+    def from_moves(
+        cls, moves: Iterable[tuple[Player, Point | str]], width: int = 10, height: int = 10
+    ) -> Board:
+        """A board after placing ``moves`` in order (for tests and analysis)."""
+        board = cls(width, height)
+        for player, point in moves:
+            board.place(point, player)
+        return board
+
+
+def _outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
+    """The ring of a closed walk: the largest loop in it that goes round the region on its right.
+
+    A walk may pass a dot twice (a spur, or a loop hanging into the region); it is cut into
+    simple loops at every repeated dot. Loops that turn the other way go round an island, not
+    the region, and spurs enclose nothing. None when no loop goes round the region.
+    """
+    if len(walk) < 4:
+        return None
+    best: tuple[int, ...] | None = None
+    best_area = 0
+    stack: list[int] = []
+    position: dict[int, int] = {}
+    for v in [*walk, walk[0]]:
+        at = position.get(v)
+        if at is None:
+            position[v] = len(stack)
+            stack.append(v)
+            continue
+        loop = stack[at:]
+        del stack[at + 1 :]
+        for u in loop[1:]:
+            del position[u]
+        if len(loop) < 4:
+            continue
+        area = _twice_area(loop, stride)
+        # With rows running downwards, a loop that keeps the region on its right has a
+        # negative signed area.
+        if area < best_area:
+            best, best_area = tuple(loop), area
+    return best
+
+
+def _twice_area(loop: list[int], stride: int) -> int:
+    """Twice the signed area of a closed loop of array indices (shoelace formula)."""
+    total = 0
+    x0, y0 = loop[-1] % stride, loop[-1] // stride
+    for v in loop:
+        y1, x1 = divmod(v, stride)
+        total += x0 * y1 - x1 * y0
+        x0, y0 = x1, y1
+    return total

@@ -1,0 +1,363 @@
+"""A game: turn order, ending, resigning, the clock's verdict and the record (rules 2, 6-10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.board import Board, Placement
+from engine.errors import GameOverError, NotYourTurnError, StopNotAllowedError
+from engine.point import Player, Point, check_size
+from engine.starts import START_NAMES, start_dots
+
+RULES = ("standard", "grounding")
+Rules = Literal["standard", "grounding"]
+ActionKind = Literal["dot", "end", "resign", "time"]
+REASONS = ("ended", "resigned", "time", "board full", "stop")
+
+STOP_MIN_DOTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of a game record (rule 10.1): a dot, an end, a resignation or a time-out."""
+
+    kind: ActionKind
+    player: Player
+    point: Point | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "dot" and self.point is not None:
+            return f"{self.player.label} {self.point.name}"
+        return f"{self.player.label} {self.kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Everything that describes a game (rule 10.1); ``Game.replay`` rebuilds it."""
+
+    width: int
+    height: int
+    rules: Rules = "standard"
+    start: str = "empty"
+    start_dots: tuple[tuple[Player, Point], ...] = ()
+    actions: tuple[Action, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: the winner (None for a draw), both scores and the reason."""
+
+    winner: Player | None
+    pink: int
+    blue: int
+    reason: str
+
+    def score(self, player: Player) -> int:
+        """The final score of ``player``."""
+        return self.pink if player is Player.PINK else self.blue
+
+    def describe(self) -> str:
+        """A sentence for players, e.g. ``"Pink wins 5–3 (both ended)"``."""
+        why = {
+            "ended": "both ended",
+            "resigned": "resignation",
+            "time": "time ran out",
+            "board full": "the board is full",
+            "stop": "a stop",
+        }[self.reason]
+        if self.winner is None:
+            return f"Draw {self.pink}–{self.blue} ({why})"
+        return f"{self.winner.label} wins {self.pink}–{self.blue} ({why})"
+
+
+@dataclass(frozen=True, slots=True)
+class StopPreview:
+    """What a stop would do now (rule 8.2): the dots handed over and the scores after it."""
+
+    player: Player
+    dots: tuple[Point, ...]
+    pink: int
+    blue: int
+    allowed: bool
+    reason: str = ""
+
+    @property
+    def loses(self) -> bool:
+        """Whether the stopping player would lose the game."""
+        mine = self.pink if self.player is Player.PINK else self.blue
+        theirs = self.blue if self.player is Player.PINK else self.pink
+        return mine < theirs
+
+
+@dataclass(slots=True)
+class _State:
+    to_move: Player | None = Player.PINK
+    ended: set[Player] = field(default_factory=set)
+    result: Result | None = None
+    bonus: dict[Player, int] = field(default_factory=lambda: {Player.PINK: 0, Player.BLUE: 0})
+    handed_over: tuple[Point, ...] = ()
+    placed: dict[Player, int] = field(default_factory=lambda: {Player.PINK: 0, Player.BLUE: 0})
+    last_placement: Placement | None = None
+
+
+class Game:
+    """A game of Dots on top of a Board: whose turn it is, and when and how it ends.
+
+    ``any_size`` admits boards smaller than rule 1.1 (imported records, analysis).
+    """
+
+    def __init__(
+        self,
+        width: int = 10,
+        height: int = 10,
+        *,
+        rules: Rules | str = "standard",
+        start: str = "empty",
+        seed: int | None = None,
+        start_dots: tuple[tuple[Player, Point], ...] | None = None,
+        any_size: bool = False,
+    ) -> None:
+        if not any_size:
+            check_size(width, height)
+        if rules not in RULES:
+            raise ValueError(f"`{rules}` is not a rule set: choose standard or grounding")
+        if start not in START_NAMES:
+            raise ValueError(f"`{start}` is not a start position: choose {', '.join(START_NAMES)}")
+        self.board = Board(width, height)
+        self.rules: Rules = rules  # type: ignore[assignment]
+        self.start = start
+        if start_dots is None:
+            start_dots = start_dots_for(start, width, height, seed)
+        self._start_dots = tuple(start_dots)
+        for player, point in self._start_dots:
+            self.board.place(point, player)
+        self._actions: list[Action] = []
+        self._state = _State()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        """The board's width in points."""
+        return self.board.width
+
+    @property
+    def height(self) -> int:
+        """The board's height in points."""
+        return self.board.height
+
+    @property
+    def to_move(self) -> Player | None:
+        """The player whose turn it is; None once the game is over."""
+        return self._state.to_move
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over (rules 6.3, 6.4, 8.2)."""
+        return self._state.result is not None
+
+    @property
+    def result(self) -> Result | None:
+        """The result once the game is over, else None."""
+        return self._state.result
+
+    @property
+    def winner(self) -> Player | None:
+        """The winner; None for a draw or a running game."""
+        return self._state.result.winner if self._state.result else None
+
+    @property
+    def ended(self) -> frozenset[Player]:
+        """The players who have ended (rule 6.1) and make no more moves."""
+        return frozenset(self._state.ended)
+
+    @property
+    def handed_over(self) -> tuple[Point, ...]:
+        """The dots a stop handed to the opponent (rule 8.2), if the game ended so."""
+        return self._state.handed_over
+
+    def score(self, player: Player) -> int:
+        """``player``'s score now (rule 5.1, plus the dots a stop handed over, rule 8.2)."""
+        return self.board.score(player) + self._state.bonus[player]
+
+    def dots_placed(self, player: Player) -> int:
+        """How many dots ``player`` has placed in this game (starting dots not counted)."""
+        return self._state.placed[player]
+
+    @property
+    def last_move(self) -> Point | None:
+        """The point of the last dot placed (starting dots aside), or None."""
+        placement = self._state.last_placement
+        return placement.point if placement else None
+
+    @property
+    def last_placement(self) -> Placement | None:
+        """What the last dot did (its bases and captures), or None before the first dot."""
+        return self._state.last_placement
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions so far, in order."""
+        return tuple(self._actions)
+
+    @property
+    def record(self) -> Record:
+        """The game's record (rule 10.1)."""
+        return Record(
+            self.width, self.height, self.rules, self.start, self._start_dots, tuple(self._actions)
+        )
+
+    @classmethod
+    def replay(cls, record: Record) -> Game:
+        """The game a record describes, rebuilt action by action (rule 10.1).
+
+        Raises:
+            DotsError: an action in the record is illegal.
+        """
+        game = cls(
+            record.width,
+            record.height,
+            rules=record.rules,
+            start=record.start,
+            start_dots=record.start_dots,
+            any_size=True,
+        )
+        for action in record.actions:
+            game.apply(action)
+        return game
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def place(self, point: Point | str, player: Player | None = None) -> Placement:
+        """Place a dot for the player to move (checked to be ``player`` when given).
+
+        Raises:
+            GameOverError: the game is over.
+            NotYourTurnError: ``player`` is given and it is not their turn.
+            InvalidPointError, OffBoardError, OccupiedError, InsideBaseError: rule 2.2.
+        """
+        player = self._require_turn(player)
+        return self._place(self.board.point(point), player)
+
+    def end(self, player: Player | None = None) -> None:
+        """End for the player to move (rule 6.1); under grounding rules, a stop (rule 8.2).
+
+        Raises:
+            GameOverError: the game is over.
+            NotYourTurnError: ``player`` is given and it is not their turn.
+            StopNotAllowedError: a stop before five dots were placed.
+        """
+        mover = self._require_turn(player)
+        if self.rules == "grounding" and self._state.placed[mover] < STOP_MIN_DOTS:
+            raise StopNotAllowedError(
+                f"a stop is allowed once you have placed {STOP_MIN_DOTS} dots "
+                f"(you have placed {self._state.placed[mover]})"
+            )
+        self.apply(Action("end", mover))
+
+    def resign(self, player: Player) -> None:
+        """``player`` resigns (rule 6.4): the game is over and the opponent wins.
+
+        Raises:
+            GameOverError: the game is over.
+        """
+        if self.is_over:
+            raise GameOverError("the game is over")
+        self.apply(Action("resign", Player(player)))
+
+    def time_out(self) -> None:
+        """The player to move ran out of time (rule 7.2): they have ended (or stopped).
+
+        Raises:
+            GameOverError: the game is over.
+        """
+        mover = self._require_turn()
+        self.apply(Action("time", mover))
+
+    def stop_preview(self, player: Player | None = None) -> StopPreview:
+        """What a stop by ``player`` (default: the player to move) would do now (rule 8.2)."""
+        mover = player or self._state.to_move or Player.PINK
+        dots = tuple(self.board.ungrounded(mover))
+        scores = {p: self.score(p) for p in Player}
+        scores[mover.opponent] += len(dots)
+        allowed, reason = True, ""
+        if self.rules != "grounding":
+            allowed, reason = False, "stops are part of the grounding rules only"
+        elif self._state.placed[mover] < STOP_MIN_DOTS:
+            allowed = False
+            reason = f"a stop is allowed once you have placed {STOP_MIN_DOTS} dots"
+        return StopPreview(
+            mover, dots, scores[Player.PINK], scores[Player.BLUE], allowed, reason
+        )
+
+    def apply(self, action: Action) -> Placement | None:
+        """Apply one recorded action without the turn check (for replays and imports, where
+        records need not alternate). Returns what a dot did.
+
+        Raises:
+            GameOverError: the game is over.
+            DotsError: a dot that rule 2.2 forbids.
+        """
+        if self.is_over:
+            raise GameOverError("the game is over")
+        state = self._state
+        player = action.player
+        if action.kind == "dot":
+            if action.point is None:
+                raise ValueError("a dot action needs a point")
+            return self._place(self.board.point(action.point), player)
+        self._actions.append(action)
+        if action.kind == "resign":
+            self._finish("resigned", winner=player.opponent)
+        elif self.rules == "grounding" and action.kind in ("end", "time"):
+            handed = tuple(self.board.ungrounded(player))
+            state.handed_over = handed
+            state.bonus[player.opponent] += len(handed)
+            self._finish("stop" if action.kind == "end" else "time")
+        else:
+            state.ended.add(player)
+            if len(state.ended) == 2:
+                self._finish("ended" if action.kind == "end" else "time")
+            else:
+                state.to_move = player.opponent
+        return None
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _require_turn(self, player: Player | None = None) -> Player:
+        if self.is_over:
+            raise GameOverError("the game is over")
+        mover = self._state.to_move
+        assert mover is not None
+        if player is not None and player is not mover:
+            raise NotYourTurnError(f"it is {mover.label}'s turn, not {Player(player).label}'s")
+        return mover
+
+    def _place(self, point: Point, player: Player) -> Placement:
+        placement = self.board.place(point, player)
+        state = self._state
+        self._actions.append(Action("dot", player, point))
+        state.placed[player] += 1
+        state.last_placement = placement
+        if player.opponent not in state.ended:
+            state.to_move = player.opponent
+        else:
+            state.to_move = player
+        if self.board.free_count == 0:
+            self._finish("board full")
+        return placement
+
+    def _finish(self, reason: str, winner: Player | None = None) -> None:
+        pink, blue = self.score(Player.PINK), self.score(Player.BLUE)
+        if reason != "resigned":
+            winner = Player.PINK if pink > blue else Player.BLUE if blue > pink else None
+        self._state.result = Result(winner, pink, blue, reason)
+        self._state.to_move = None
+
+
+def start_dots_for(
+    start: str, width: int, height: int, seed: int | None = None
+) -> tuple[tuple[Player, Point], ...]:
+    """The starting dots of a named start position (rule 9), as (player, point) pairs."""
+    return start_dots(start, width, height, seed)

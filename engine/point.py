@@ -1,0 +1,145 @@
+"""Value types: players and points, and the point names of rule 1.2."""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import NamedTuple
+
+from engine.errors import InvalidPointError, OffBoardError
+
+MIN_SIZE = 5
+MAX_SIZE = 52
+
+_NAME = re.compile(r"^\s*([A-Za-z]{1,2})\s*([0-9]{1,3})\s*$")
+
+
+class Player(enum.IntEnum):
+    """One of the two players; Pink moves first (rule 1.3)."""
+
+    PINK = 1
+    BLUE = 2
+
+    @property
+    def opponent(self) -> Player:
+        """The other player."""
+        return Player.BLUE if self is Player.PINK else Player.PINK
+
+    @property
+    def label(self) -> str:
+        """The player's name as shown to people: ``"Pink"`` or ``"Blue"``."""
+        return self.name.capitalize()
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        """Read ``"pink"``/``"blue"`` (any case).
+
+        Raises:
+            ValueError: for any other text.
+        """
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"{text!r} is not a player: say pink or blue") from None
+
+
+def column_name(x: int) -> str:
+    """The letters of 0-based column ``x``: A..Z, then AA, AB, ... as in a spreadsheet."""
+    if x < 26:
+        return chr(65 + x)
+    return chr(64 + x // 26) + chr(65 + x % 26)
+
+
+def column_index(letters: str) -> int:
+    """The 0-based column of ``letters`` (``"A"`` is 0, ``"AA"`` is 26)."""
+    letters = letters.upper()
+    if len(letters) == 1:
+        return ord(letters) - 65
+    return (ord(letters[0]) - 64) * 26 + ord(letters[1]) - 65
+
+
+def describe_board(width: int, height: int) -> str:
+    """``"columns are A–J, rows 1–10"``: what the points of a board are called."""
+    return f"columns are A–{column_name(width - 1)}, rows 1–{height}"
+
+
+class Point(NamedTuple):
+    """A point: ``x`` is the column from the left, ``y`` the row from the bottom, both 0-based."""
+
+    x: int
+    y: int
+
+    @property
+    def name(self) -> str:
+        """The name of rule 1.2, e.g. ``"B7"``."""
+        return f"{column_name(self.x)}{self.y + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, text: str, width: int | None = None, height: int | None = None) -> Point:
+        """Read a point name such as ``"B7"``, ``"b7"`` or ``"B 7"`` (rule 1.2).
+
+        With ``width`` and ``height`` the point must also lie on that board.
+
+        Raises:
+            InvalidPointError: the text is not a point name.
+            OffBoardError: the point is not on the board of the given size.
+        """
+        if not isinstance(text, str):
+            raise InvalidPointError(f"{text!r} is not a point name")
+        match = _NAME.match(text)
+        if match is None or int(match.group(2)) == 0:
+            shown = text.strip()[:20] or "an empty name"
+            hint = f" ({describe_board(width, height)})" if width and height else ""
+            raise InvalidPointError(
+                f"`{shown}` is not a point: a point is a column letter and a row number, "
+                f"like B7{hint}"
+            )
+        point = cls(column_index(match.group(1)), int(match.group(2)) - 1)
+        if width is not None and height is not None and not point.is_on(width, height):
+            raise OffBoardError(
+                f"{point.name} is off the board: {describe_board(width, height)}"
+            )
+        return point
+
+    def is_on(self, width: int, height: int) -> bool:
+        """Whether the point lies on a board of this size."""
+        return 0 <= self.x < width and 0 <= self.y < height
+
+
+def check_size(width: int, height: int, smallest: int = MIN_SIZE) -> None:
+    """Refuse a board size outside rule 1.1 (``smallest`` lowers the minimum for analysis).
+
+    Raises:
+        ValueError: the size is out of range.
+    """
+    if not (smallest <= width <= MAX_SIZE and smallest <= height <= MAX_SIZE):
+        raise ValueError(
+            f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; {width}x{height} is not"
+        )
+
+
+NAMED_SIZES: dict[str, tuple[int, int]] = {
+    "10x10": (10, 10),
+    "16x16": (16, 16),
+    "20x20": (20, 20),
+    "24x24": (24, 24),
+    "30x30": (30, 30),
+    "39x32": (39, 32),
+}
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Read a board size such as ``"20x20"`` or ``"39x32"`` (rule 1.1).
+
+    Raises:
+        ValueError: not a size, or out of range.
+    """
+    match = re.fullmatch(r"\s*(\d{1,3})\s*[xX×*]\s*(\d{1,3})\s*", text or "")
+    if match is None:
+        raise ValueError(f"`{text[:20]}` is not a board size: write it like 20x20")
+    width, height = int(match.group(1)), int(match.group(2))
+    check_size(width, height)
+    return width, height
