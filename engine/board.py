@@ -142,6 +142,27 @@ class Board:
         row, col = divmod(index, self.stride)
         return Point(col - 1, self.height - row)
 
+    def is_free_index(self, i: int) -> bool:
+        """Whether array index ``i`` is a free point (fast path: ``i`` must be on the board)."""
+        return not self._dot[i] and not self._owner[i]
+
+    def free_indices(self) -> list[int]:
+        """The array indices of every free point (fast path for searches)."""
+        dot, owner = self._dot, self._owner
+        return [
+            i
+            for i in range(self.stride + 1, len(dot) - self.stride - 1)
+            if not dot[i] and not owner[i]
+        ]
+
+    def live_at(self, i: int) -> int:
+        """At array index ``i``: 1/2 for a live Pink/Blue dot, 0 for none, 3 for the padding."""
+        return self._live[i]
+
+    def neighbours(self, i: int) -> tuple[int, ...]:
+        """The array indices of the 8 neighbours of ``i`` (N, NE, E, SE, S, SW, W, NW)."""
+        return tuple(i + d for d in self._dirs)
+
     def points(self) -> Iterator[Point]:
         """Every point of the board, row 1 first."""
         for y in range(self.height):
