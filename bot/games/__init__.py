@@ -1,0 +1,87 @@
+"""The game service (use-cases), its values and its refusals; no Discord here.
+
+Typical use::
+
+    service = await GameService.open("dots.sqlite3")
+    clocks = Clocks(service); await clocks.start()
+    challenge = await service.challenge(guild_id=g, channel_id=c, challenger_id=a, opponent_id=b)
+    view = await service.accept(challenge_id=challenge.challenge_id, user_id=b)
+    outcome = await service.place(game_id=view.game_id, user_id=view.pink_id, point="E5")
+"""
+
+from bot.games.errors import (
+    CannotChallengeBot,
+    CannotChallengeSelf,
+    ChallengeClosed,
+    ChallengeExists,
+    GameOver,
+    IllegalMove,
+    NoSuchChallenge,
+    NoSuchGame,
+    NotYourChallenge,
+    NotYourGame,
+    NotYourTurn,
+    OptionOutOfRange,
+    Refusal,
+    TooLateToAbort,
+)
+from bot.games.models import (
+    CHALLENGE_TTL,
+    DEFAULT_CLOCK,
+    MAX_CLOCK,
+    MIN_CLOCK,
+    Challenge,
+    ChallengeExpired,
+    ClockChange,
+    Event,
+    GameOptions,
+    GameView,
+    GuildSettings,
+    HeadToHead,
+    HistoryEntry,
+    LeaderboardRow,
+    MoveOutcome,
+    PlayerStats,
+    RatingChange,
+    Reminder,
+    TimedOut,
+)
+from bot.games.service import GameService, utc_now
+
+__all__ = [
+    "CHALLENGE_TTL",
+    "DEFAULT_CLOCK",
+    "MAX_CLOCK",
+    "MIN_CLOCK",
+    "CannotChallengeBot",
+    "CannotChallengeSelf",
+    "Challenge",
+    "ChallengeClosed",
+    "ChallengeExists",
+    "ChallengeExpired",
+    "ClockChange",
+    "Event",
+    "GameOptions",
+    "GameOver",
+    "GameService",
+    "GameView",
+    "GuildSettings",
+    "HeadToHead",
+    "HistoryEntry",
+    "IllegalMove",
+    "LeaderboardRow",
+    "MoveOutcome",
+    "NoSuchChallenge",
+    "NoSuchGame",
+    "NotYourChallenge",
+    "NotYourGame",
+    "NotYourTurn",
+    "OptionOutOfRange",
+    "PlayerStats",
+    "RatingChange",
+    "Refusal",
+    "Reminder",
+    "TimedOut",
+    "TooLateToAbort",
+    "utc_now",
+]

@@ -1,0 +1,67 @@
+"""The refusals of the game service: one base class, one subclass per cause.
+
+A refusal changes nothing. Its message (``str(error)``) is written for the player who asked.
+"""
+
+from __future__ import annotations
+
+
+class Refusal(Exception):
+    """Base of every refusal; ``str(refusal)`` is a message fit to show the player."""
+
+    @property
+    def message(self) -> str:
+        """The message for the player."""
+        return str(self)
+
+
+class NoSuchGame(Refusal):
+    """No game has that id (or it is in another server)."""
+
+
+class NoSuchChallenge(Refusal):
+    """No challenge has that id."""
+
+
+class NotYourGame(Refusal):
+    """The user does not play in this game."""
+
+
+class NotYourTurn(Refusal):
+    """It is the other player's turn."""
+
+
+class GameOver(Refusal):
+    """The game is over (or was aborted): nothing more can be done in it."""
+
+
+class NotYourChallenge(Refusal):
+    """Only the challenged player may accept or decline; only the challenger may cancel."""
+
+
+class ChallengeClosed(Refusal):
+    """The challenge was already accepted, declined, cancelled or has expired."""
+
+
+class CannotChallengeSelf(Refusal):
+    """A player cannot challenge themselves."""
+
+
+class CannotChallengeBot(Refusal):
+    """Bots cannot be challenged (the computer player comes later)."""
+
+
+class ChallengeExists(Refusal):
+    """There is already an open challenge between these two players in this server."""
+
+
+class OptionOutOfRange(Refusal):
+    """A game option is out of range: size, rules, start, move clock or colour."""
+
+
+class IllegalMove(Refusal):
+    """The engine refused the move (a bad point, occupied, inside a base, stop too early)."""
+
+
+class TooLateToAbort(Refusal):
+    """A game can be aborted only before its first move."""

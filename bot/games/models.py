@@ -1,0 +1,279 @@
+"""The values the game service takes and returns: options, snapshots, outcomes and events.
+
+All instants are aware UTC ``datetime``; all durations ``timedelta``; user ids are Discord
+snowflakes (ints) but nothing here knows Discord.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Literal
+
+from engine import Action, Game, Placement, Player, Result
+
+Colour = Literal["pink", "blue", "random"]
+
+MIN_CLOCK = timedelta(seconds=30)
+MAX_CLOCK = timedelta(days=7)
+DEFAULT_CLOCK = timedelta(seconds=60)  # rule 7.1
+CHALLENGE_TTL = timedelta(minutes=10)
+# Clocks of an hour or more remind the player to move when a third of the time is left.
+REMINDER_MIN_CLOCK = timedelta(hours=1)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a challenge asks for. ``clock=None`` means the server's default move clock.
+
+    ``colour`` is the challenger's colour (``"random"`` draws it when the challenge is accepted).
+    Sizes may come from ``engine.parse_size("20x20")`` or ``engine.NAMED_SIZES``.
+    """
+
+    width: int = 10
+    height: int = 10
+    rules: str = "standard"
+    start: str = "empty"
+    clock: timedelta | None = None
+    colour: Colour = "random"
+    rated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings: the channel games are posted in and the default move clock."""
+
+    guild_id: int
+    game_channel_id: int | None = None
+    default_clock: timedelta = DEFAULT_CLOCK
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge as stored. ``status``: open, accepted, declined, cancelled or expired."""
+
+    challenge_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    challenger_id: int
+    opponent_id: int
+    options: GameOptions
+    status: str
+    created: datetime
+    expires: datetime
+    game_id: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the challenge still waits for an answer."""
+        return self.status == "open"
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A snapshot of one game: its players, settings, status, clock and live position.
+
+    ``game`` is the engine's position. It is the service's cached object for a running game:
+    read it (draw it, list its actions) but never mutate it; act through the service.
+    ``status`` is ``"running"``, ``"over"`` or ``"aborted"``.
+    """
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    pink_id: int
+    blue_id: int
+    clock: timedelta
+    rated: bool
+    status: str
+    game: Game
+    deadline: datetime | None
+    created: datetime
+    started: datetime
+    finished: datetime | None
+    result: Result | None
+    challenge_id: int | None = None
+
+    @property
+    def is_running(self) -> bool:
+        """Whether the game is still being played."""
+        return self.status == "running"
+
+    @property
+    def to_move(self) -> Player | None:
+        """The colour to move, None when the game is over or aborted."""
+        return self.game.to_move if self.is_running else None
+
+    @property
+    def to_move_id(self) -> int | None:
+        """The user id of the player to move, None when the game is over or aborted."""
+        colour = self.to_move
+        return None if colour is None else self.user_of(colour)
+
+    def user_of(self, player: Player) -> int:
+        """The user id playing ``player``."""
+        return self.pink_id if player is Player.PINK else self.blue_id
+
+    def player_of(self, user_id: int) -> Player | None:
+        """The colour ``user_id`` plays, None if they do not play in this game."""
+        if user_id == self.pink_id:
+            return Player.PINK
+        if user_id == self.blue_id:
+            return Player.BLUE
+        return None
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """The user ids (pink, blue)."""
+        return (self.pink_id, self.blue_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's Glicko-2 rating before and after a rated game (provisional while RD > 110)."""
+
+    user_id: int
+    before: float
+    after: float
+    rd: float
+    provisional: bool
+
+    @property
+    def delta(self) -> float:
+        """How much the rating moved."""
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """What one action did, for the adapter to show.
+
+    ``placement`` is set for a dot. ``result`` is set once the game is over; ``aborted`` when a
+    game without any move timed out (it is then aborted: no result, no rating change).
+    ``next_user_id``/``deadline`` say who moves next and until when (None once over).
+    """
+
+    view: GameView
+    action: Action | None
+    placement: Placement | None
+    is_over: bool
+    result: Result | None
+    rating_changes: tuple[RatingChange, ...] = ()
+    next_user_id: int | None = None
+    deadline: datetime | None = None
+    aborted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One line of a server's leaderboard."""
+
+    rank: int
+    user_id: int
+    rating: float
+    rd: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's rating and record in one server (defaults for a player who never played)."""
+
+    guild_id: int
+    user_id: int
+    rating: float
+    rd: float
+    volatility: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    rank: int | None
+    running: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished game from one player's side."""
+
+    game_id: int
+    opponent_id: int
+    colour: Player
+    outcome: Literal["win", "loss", "draw", "aborted"]
+    score: int
+    opponent_score: int
+    reason: str | None
+    rated: bool
+    rating_delta: float | None
+    width: int
+    height: int
+    finished: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two players' finished games against each other in one server (aborted ones aside)."""
+
+    a: int
+    b: int
+    a_wins: int
+    b_wins: int
+    draws: int
+    game_ids: tuple[int, ...] = field(default=())
+
+    @property
+    def games(self) -> int:
+        """How many games were decided or drawn."""
+        return self.a_wins + self.b_wins + self.draws
+
+
+@dataclass(frozen=True, slots=True)
+class ClockChange:
+    """A deadline set, moved or cleared (``due=None``), for ``bot.clocks.Clocks`` to arm.
+
+    Exactly one of ``game_id`` / ``challenge_id`` is set. ``remind_at`` is when to remind the
+    player to move (clocks of an hour or more, not yet reminded this turn), else None.
+    """
+
+    game_id: int | None
+    challenge_id: int | None
+    due: datetime | None
+    remind_at: datetime | None = None
+
+
+# -- events: things that happen without a user asking (clocks), for the adapter to post ---
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A player's move clock ran out: the outcome of the time-out (maybe an abort)."""
+
+    outcome: MoveOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A third of a long move clock is left: ping ``user_id`` (sent once per turn)."""
+
+    view: GameView
+    user_id: int
+    deadline: datetime
+    left: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeExpired:
+    """An unanswered challenge expired."""
+
+    challenge: Challenge
+
+
+Event = TimedOut | Reminder | ChallengeExpired
