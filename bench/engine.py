@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Board  # noqa: E402
+from engine import Board
 
 
 def playout(width: int, height: int, rng: random.Random) -> int:

@@ -16,15 +16,12 @@ from engine.game import Action, Game, Record, Result, StopPreview
 from engine.point import NAMED_SIZES, Player, Point, column_name, describe_board, parse_size
 
 __all__ = [
-    "Action",
-    "Game",
-    "Record",
-    "Result",
-    "StopPreview",
     "NAMED_SIZES",
+    "Action",
     "Base",
     "Board",
     "DotsError",
+    "Game",
     "GameOverError",
     "IllegalMoveError",
     "InsideBaseError",
@@ -35,7 +32,10 @@ __all__ = [
     "Placement",
     "Player",
     "Point",
+    "Record",
+    "Result",
     "StopNotAllowedError",
+    "StopPreview",
     "column_name",
     "describe_board",
     "parse_size",

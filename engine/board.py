@@ -71,8 +71,10 @@ class Board:
     """
 
     __slots__ = (
+        "_area_steps",
         "_base_cache",
         "_bases",
+        "_chain",
         "_dirs",
         "_dot",
         "_edge",
@@ -115,6 +117,11 @@ class Board:
             tuple(((k + 5 + j) & 7, self._dirs[(k + 5 + j) & 7]) for j in range(8))
             for k in range(8)
         )
+        self._area_steps = (
+            tuple(2 * dy for dy in _DY),
+            tuple(stride * dy * dy + dx * dy for dx, dy in zip(_DX, _DY, strict=True)),
+        )
+        self._chain = list(range(cells))
         self._score = [0, 0, 0]
         self._free = width * height
         self._bases: list[_BaseRecord] = []
@@ -265,8 +272,10 @@ class Board:
                 if j in seen or live[j] != player:
                     continue
                 # A diagonal link crossed by the opponent's diagonal link does not count.
-                if k & 1 and live[i + dirs[k - 1]] == opponent and live[i + dirs[(k + 1) & 7]] == (
-                    opponent
+                if (
+                    k & 1
+                    and live[i + dirs[k - 1]] == opponent
+                    and live[i + dirs[(k + 1) & 7]] == (opponent)
                 ):
                     continue
                 seen.add(j)
@@ -298,7 +307,11 @@ class Board:
         )
         at = self.point_at
         bases = tuple(
-            Base(Player(rec.owner), tuple(at(c) for c in rec.ring), frozenset(at(c) for c in rec.area))
+            Base(
+                Player(rec.owner),
+                tuple(at(c) for c in rec.ring),
+                frozenset(at(c) for c in rec.area),
+            )
             for rec in made
         )
         return Placement(
@@ -329,19 +342,38 @@ class Board:
         return made
 
     def _may_close(self, i: int, player: int) -> bool:
-        """Whether the dot touches two separate runs of its own live dots (else no ring closes)."""
-        live = self._live
-        runs = 0
-        previous = live[i + self._dirs[7]] == player
-        for offset in self._dirs:
-            current = live[i + offset] == player
+        """Whether the new dot may close a ring: it must join two runs of its own live
+        neighbours that were already linked to each other (else it only joins separate chains).
+
+        ``_chain`` is a union-find over every dot ever placed, linked as they were placed. A dot
+        that dies is not taken out, so two dots in one set may no longer be linked: the answer
+        errs only towards tracing, never towards missing a ring. Costs a few finds.
+        """
+        live, chain, dirs = self._live, self._chain, self._dirs
+        chain[i] = i
+        roots: list[int] = []
+        previous = live[i + dirs[7]] == player
+        for offset in dirs:
+            n = i + offset
+            current = live[n] == player
             if current and not previous:
-                runs += 1
+                # Find the root of this run, halving the path on the way.
+                while chain[n] != n:
+                    chain[n] = chain[chain[n]]
+                    n = chain[n]
+                roots.append(n)
             previous = current
-        return runs >= 2
+        for root in roots:
+            chain[root] = i
+        return len(roots) > len(set(roots))
 
     def _close_rings(self, i: int, player: int, made: list[_BaseRecord]) -> None:
-        """Rule 4.1 and 4.2: for each region beside the new dot, the smallest ring around it."""
+        """Rule 4.1 and 4.2: for each region beside the new dot, the smallest ring around it.
+
+        A region that a straight line reaches the board's edge from, without crossing an own
+        live dot, is open: it is not traced (this spares the long walk round the outside of a
+        big chain, the usual case once the board fills up).
+        """
         live, dirs = self._live, self._dirs
         opponent = 3 - player
         done = 0
@@ -349,9 +381,15 @@ class Board:
             q = i + dirs[k]
             if done >> k & 1 or live[q] == player or live[q] == BORDER:
                 continue
-            walk, covered = self._trace(i, k, player)
+            offset = dirs[k]
+            c = q
+            while live[c] != player and live[c] != BORDER:
+                c += offset
+            if live[c] == BORDER:
+                continue
+            walk, covered, area2 = self._trace(i, k, player)
             done |= covered
-            if walk is None:
+            if walk is None or area2 >= 0:
                 continue
             loop = _outer_loop(walk, self.stride)
             if loop is None or i not in loop:
@@ -389,8 +427,8 @@ class Board:
                 face.add(n)
                 stack.append(n)
         top = min(face)
-        walk, _ = self._trace(top - self.stride, 4, opponent)
-        if walk is None:
+        walk, _, area2 = self._trace(top - self.stride, 4, opponent)
+        if walk is None or area2 >= 0:
             return
         loop = _outer_loop(walk, self.stride)
         if loop is None:
@@ -400,16 +438,19 @@ class Board:
             return
         made.append(self._make_base(opponent, loop, area))
 
-    def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int]:
+    def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int, int]:
         """Walk the boundary of ``player``'s live dots around the region beside ``start``.
 
         The region is the one holding ``start + dirs[k0]``; the walk keeps it on its right hand
         and hugs it as tightly as the links allow, so it is the smallest chain around it. It ends
-        when it would repeat its first step. Returns the walk (None when ``start`` has no own
-        neighbour) and a bit mask of the directions around ``start`` that open onto the region.
-        Costs the length of the walk.
+        when it would repeat its first step, or as soon as it finds the region open (it touches
+        the padding). Returns the walk (None when ``start`` has no own neighbour or the region
+        is open), a bit mask of the directions around ``start`` that open onto the region, and
+        twice the signed area the walk goes round (negative when it goes round the region, so
+        the region is enclosed; see ``_outer_loop``). Costs the length of the walk.
         """
         live, dirs, scan = self._live, self._dirs, self._scan
+        twice_dy, area_step = self._area_steps
         covered = 1 << k0
         k = k0
         for _ in range(7):
@@ -418,8 +459,11 @@ class Board:
                 break
             covered |= 1 << k
         else:
-            return None, covered
+            return None, covered, 0
         first = start + dirs[k]
+        # Twice the signed area, summed step by step from the array index alone (Green's
+        # theorem: 2A = sum of 2*x*dy + dx*dy, with x*dy rewritten through index = y*stride + x).
+        area = start * twice_dy[k] + area_step[k]
         walk = [start]
         cur = first
         limit = 4 * len(live)
@@ -431,15 +475,19 @@ class Board:
                         break
                     covered |= 1 << k2
                 if cur + offset == first:
-                    return walk, covered
-                walk.append(cur)
+                    return walk, covered, area
                 k = k2
-                cur += offset
-                continue
+            else:
+                for k, offset in scan[k]:  # noqa: B007, B020 - k carries the direction out
+                    value = live[cur + offset]
+                    if value == player:
+                        break
+                    if value == BORDER:
+                        # The cells passed over belong to the region: it reaches the padding,
+                        # so it is open and nothing encloses it.
+                        return None, covered, 0
             walk.append(cur)
-            for k, offset in scan[k]:  # noqa: B007 - k carries the direction out of the loop
-                if live[cur + offset] == player:
-                    break
+            area += cur * twice_dy[k] + area_step[k]
             cur += offset
         raise AssertionError("a ring trace did not close")  # pragma: no cover
 
@@ -496,6 +544,8 @@ class Board:
         other._edge = self._edge
         other._dirs = self._dirs
         other._scan = self._scan
+        other._area_steps = self._area_steps
+        other._chain = self._chain[:]
         other._score = self._score[:]
         other._free = self._free
         other._bases = self._bases[:]

@@ -287,9 +287,7 @@ class Game:
         elif self._state.placed[mover] < STOP_MIN_DOTS:
             allowed = False
             reason = f"a stop is allowed once you have placed {STOP_MIN_DOTS} dots"
-        return StopPreview(
-            mover, dots, scores[Player.PINK], scores[Player.BLUE], allowed, reason
-        )
+        return StopPreview(mover, dots, scores[Player.PINK], scores[Player.BLUE], allowed, reason)
 
     def apply(self, action: Action) -> Placement | None:
         """Apply one recorded action without the turn check (for replays and imports, where

@@ -99,9 +99,7 @@ class Point(NamedTuple):
             )
         point = cls(column_index(match.group(1)), int(match.group(2)) - 1)
         if width is not None and height is not None and not point.is_on(width, height):
-            raise OffBoardError(
-                f"{point.name} is off the board: {describe_board(width, height)}"
-            )
+            raise OffBoardError(f"{point.name} is off the board: {describe_board(width, height)}")
         return point
 
     def is_on(self, width: int, height: int) -> bool:

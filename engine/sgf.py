@@ -57,7 +57,9 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
     for player in Player:
         setup = [p for who, p in record.start_dots if who is player]
         if setup:
-            head.append("A" + _COLOUR[player] + "".join(f"[{_point_code(p, height)}]" for p in setup))
+            head.append(
+                "A" + _COLOUR[player] + "".join(f"[{_point_code(p, height)}]" for p in setup)
+            )
     nodes = [";" + "".join(head)]
     for action in record.actions:
         colour = _COLOUR[action.player]
@@ -192,7 +194,9 @@ def _split_nodes(body: str) -> list[str]:
 def _properties(node: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for match in _PROPERTY.finditer(node):
-        values = [v.replace("\\]", "]").replace("\\\\", "\\") for v in _VALUE.findall(match.group(2))]
+        values = [
+            v.replace("\\]", "]").replace("\\\\", "\\") for v in _VALUE.findall(match.group(2))
+        ]
         found.setdefault(match.group(1).upper(), []).extend(values)
     return found
 

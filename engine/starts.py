@@ -53,9 +53,7 @@ def _placed(
     return tuple((player, Point(cx + dx, height - 1 - (cy + dy))) for player, dx, dy in pattern)
 
 
-def _four_crosses(
-    width: int, height: int, rng: random.Random
-) -> tuple[tuple[Player, Point], ...]:
+def _four_crosses(width: int, height: int, rng: random.Random) -> tuple[tuple[Player, Point], ...]:
     """Four crosses at random centres in the central half, no two touching (rule 9.2)."""
     # A cross around (cx, cy) covers columns cx-1..cx and rows cy-1..cy.
     xs = range(width // 4 + 1, width - width // 4)
