@@ -1,0 +1,147 @@
+"""The computer player: what to do in a game, a dot or an end (stop), for a level and a seed.
+
+``choose`` is a plain synchronous function that reads the game and never changes it: the bot
+runs it in a thread or a process pool (a Game and a Record both pickle; ``choose_from_record``
+takes the smaller Record).
+
+When it ends (rule 6) and stops (rule 8.2):
+- standard rules, the opponent still playing: it ends when it would still win even if the
+  opponent then played alone (every safe point filled: ``fill_alone``), and it has nothing
+  left to gain (filling every point it safely could, alone, would not raise its score);
+- standard rules, the opponent has ended: it plays on alone, searching, and ends once filling
+  alone would gain nothing more;
+- grounding rules: it stops as soon as a stop is allowed and ``stop_preview`` shows it wins.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ai.levels import Level, level_named
+from ai.playout import Geometry
+from ai.search import Prior, candidates, search
+from ai.tactics import fill_alone, gains, threats
+from engine import Action, Game, GameOverError, Player, Point, Record
+
+# A capture or a rescue found by the root's one-move look starts with this many visits at
+# these rewards: enough to be searched first at low budgets, few enough to be overturned.
+PRIOR_VISITS = 6
+CAPTURE_REWARD = 0.8
+RESCUE_REWARD = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the computer does: ``kind`` "dot" with its ``point``, or "end" (a stop under
+    grounding rules). ``value`` is the search's estimate of its winning chance (0 to 1) and
+    ``iterations`` the iterations it ran; neither takes part in equality."""
+
+    kind: Literal["dot", "end"]
+    point: Point | None = None
+    value: float = field(default=0.5, compare=False)
+    iterations: int = field(default=0, compare=False)
+
+    def action(self, player: Player) -> Action:
+        """The engine action of this decision for ``player`` (for ``Game.apply``)."""
+        return Action(self.kind, player, self.point)
+
+    def __str__(self) -> str:
+        return self.point.name if self.kind == "dot" and self.point else self.kind
+
+
+def choose(
+    game: Game,
+    level: str | Level = "medium",
+    seed: int | None = None,
+    *,
+    iterations: int | None = None,
+    max_seconds: float | None = None,
+) -> Decision:
+    """Decide the move of the player to move in ``game``; the game is not changed.
+
+    The same position, level and seed give the same decision unless the level's time cap
+    (``max_seconds``) cut the search short; ``seed=None`` draws a fresh seed. ``iterations``
+    and ``max_seconds`` override the level's.
+
+    Raises:
+        GameOverError: the game is over.
+        ValueError: no level has that name.
+    """
+    spec = level_named(level) if isinstance(level, str) else level
+    me = game.to_move
+    if me is None:
+        raise GameOverError("the game is over")
+    rng = random.Random(seed)
+    board = game.board.copy()
+    geometry = Geometry(board)
+    player = int(me)
+    alone = me.opponent in game.ended
+
+    if game.rules == "grounding":
+        preview = game.stop_preview(me)
+        after = {Player.PINK: preview.pink, Player.BLUE: preview.blue}
+        if preview.allowed and after[me] > after[me.opponent]:
+            return Decision("end", value=1.0)
+    else:
+        gain_alone = fill_alone(board, player, geometry).score(me) - board.score(me)
+        if alone and gain_alone == 0:
+            return Decision("end", value=_outcome(game, me))
+        if not alone and gain_alone == 0:
+            after = fill_alone(board, 3 - player, geometry)
+            if after.score(me) > after.score(me.opponent):
+                return Decision("end", value=1.0)
+
+    priors: list[Prior] = []
+    if spec.tactics:
+        for i, gain in gains(board, player, candidates(board, player, geometry), geometry).items():
+            priors.append(Prior(i, PRIOR_VISITS * gain, CAPTURE_REWARD))
+        if not alone:
+            taken = {p.index for p in priors}
+            for i, loss in threats(board, player, geometry).items():
+                if i not in taken:
+                    priors.append(Prior(i, PRIOR_VISITS * loss, RESCUE_REWARD))
+    recent = tuple(
+        board.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
+    )[-2:]
+    result = search(
+        board,
+        player,
+        alone=alone,
+        iterations=spec.iterations if iterations is None else iterations,
+        rng=rng,
+        policy=spec.policy,
+        exploration=spec.exploration,
+        recent=recent,
+        priors=tuple(priors),
+        max_seconds=spec.max_seconds if max_seconds is None else max_seconds,
+    )
+    if result.index < 0:
+        # No free point at all cannot happen in a running game (rule 6.3); ending is the
+        # only thing left to do.
+        return Decision("end", value=_outcome(game, me), iterations=result.iterations)
+    return Decision("dot", board.point_at(result.index), result.value, result.iterations)
+
+
+def choose_from_record(
+    record: Record,
+    level: str | Level = "medium",
+    seed: int | None = None,
+    *,
+    iterations: int | None = None,
+    max_seconds: float | None = None,
+) -> Decision:
+    """``choose`` for the game a record describes (a small picklable input for a process pool).
+
+    Raises:
+        GameOverError: the game is over.
+        DotsError: the record holds an illegal action.
+    """
+    game = Game.replay(record)
+    return choose(game, level, seed, iterations=iterations, max_seconds=max_seconds)
+
+
+def _outcome(game: Game, me: Player) -> float:
+    mine, theirs = game.score(me), game.score(me.opponent)
+    return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5

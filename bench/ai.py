@@ -1,0 +1,124 @@
+"""Strength and speed of the computer player's levels (issue 7): matches on 10x10.
+
+Plays hard against medium, medium against easy and easy against a uniformly random mover, N games
+each with colours alternating, in a pool of worker processes. Prints the stronger side's wins,
+the draws and the losses, and the max and mean seconds a move for each level.
+Targets: each stronger level wins at least 80%; hard takes at most 2 s a move.
+Run: python bench/ai.py [--games N] [--workers W] [--pairs hard-medium,medium-easy,easy-random]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ai  # noqa: E402
+from engine import Game, Player  # noqa: E402
+
+RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game of a match: who won (a level name, or None for a draw), and each level's
+    seconds per move."""
+
+    strong: str
+    weak: str
+    winner: str | None
+    score: str
+    reason: str
+    moves: int
+    seconds: dict[str, list[float]]
+
+
+def play(strong: str, weak: str, number: int, seed: int, size: int) -> GameOutcome:
+    """Play game ``number`` of a match; the stronger level is Pink in even-numbered games."""
+    pink, blue = (strong, weak) if number % 2 == 0 else (weak, strong)
+    levels = {Player.PINK: pink, Player.BLUE: blue}
+    game = Game(size, size)
+    rng = random.Random(seed * 7919 + number)
+    seconds: dict[str, list[float]] = defaultdict(list)
+    moves = 0
+    while not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        level = levels[mover]
+        started = time.perf_counter()
+        if level == RANDOM:
+            point = rng.choice(list(game.board.free_points()))
+            game.place(point, mover)
+        else:
+            decision = ai.choose(game, level, seed=rng.randrange(2**32))
+            seconds[level].append(time.perf_counter() - started)
+            game.apply(decision.action(mover))
+        moves += 1
+    result = game.result
+    assert result is not None
+    winner = levels[result.winner] if result.winner is not None else None
+    return GameOutcome(
+        strong, weak, winner, f"{result.pink}-{result.blue}", result.reason, moves, dict(seconds)
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", type=int, default=10)
+    parser.add_argument("--pairs", default="hard-medium,medium-easy,easy-random")
+    args = parser.parse_args()
+    pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
+    started = time.perf_counter()
+    outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = [
+            pool.submit(play, strong, weak, n, args.seed, args.size)
+            for strong, weak in pairs
+            for n in range(args.games)
+        ]
+        for future in futures:
+            outcome = future.result()
+            outcomes[(outcome.strong, outcome.weak)].append(outcome)
+    seconds: dict[str, list[float]] = defaultdict(list)
+    print(f"{args.size}x{args.size}, standard rules, empty start, {args.games} games a pairing")
+    print(
+        f"{'stronger vs weaker':<20} {'wins':>5} {'draws':>6} {'losses':>7} {'win %':>6}"
+        f" {'ended/full':>11}"
+    )
+    for strong, weak in pairs:
+        games = outcomes[(strong, weak)]
+        wins = sum(g.winner == strong for g in games)
+        draws = sum(g.winner is None for g in games)
+        ended = sum(g.reason == "ended" for g in games)
+        print(
+            f"{strong + ' vs ' + weak:<20} {wins:>5} {draws:>6} {len(games) - wins - draws:>7}"
+            f" {100 * wins / len(games):>5.0f}% {ended:>5}/{len(games) - ended:<5}"
+        )
+        for g in games:
+            for level, values in g.seconds.items():
+                seconds[level].append(max(values))
+                seconds[level + "#mean"].extend(values)
+    print()
+    print(f"{'level':<8} {'moves':>6} {'max s/move':>11} {'mean s/move':>12}")
+    for level in ai.LEVELS:
+        values = seconds.get(level + "#mean")
+        if values:
+            print(
+                f"{level:<8} {len(values):>6} {max(seconds[level]):>11.3f}"
+                f" {sum(values) / len(values):>12.3f}"
+            )
+    print(f"\nwall time {time.perf_counter() - started:.0f} s with {args.workers} workers")
+
+
+if __name__ == "__main__":
+    main()
