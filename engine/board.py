@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from engine.errors import InsideBaseError, OccupiedError
-from engine.point import Player, Point, check_size
+from engine.errors import InsideBaseError, OccupiedError, OffBoardError
+from engine.point import Player, Point, check_size, describe_board
 
 EMPTY = 0
 BORDER = 3
@@ -138,7 +138,13 @@ class Board:
         """
         if isinstance(point, str):
             return Point.parse(point, self.width, self.height)
-        return Point.parse(point.name, self.width, self.height)
+        point = Point(*point)
+        if not point.is_on(self.width, self.height):
+            shown = point.name if point.x >= 0 and point.y >= 0 else f"({point.x}, {point.y})"
+            raise OffBoardError(
+                f"{shown} is off the board: {describe_board(self.width, self.height)}"
+            )
+        return point
 
     def index(self, point: Point) -> int:
         """The array index of an on-board point (fast path: not checked)."""
