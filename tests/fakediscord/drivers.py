@@ -170,21 +170,25 @@ class Drivers:
         self: FakeDiscord,
         user: User,
         command: str,
+        /,
         *,
         channel: Channel,
         options: list[dict[str, Any]] | None = None,
         validate: bool = True,
+        opts: dict[str, Any] | None = None,
         **values: Any,
     ) -> InteractionHandle:
         """``user`` runs ``/command`` in ``channel`` with option ``values``.
 
         ``command`` may name a subcommand: ``"dots move"``. Values are Python values (str, int,
         float, bool, ``User``, ``Channel``, ``Role``); option names with hyphens can be given with
-        underscores. ``options`` sends a raw option list instead (for junk), and
+        underscores; options named like this method's keywords (``channel``, ``options``, ...)
+        go in ``opts``. ``options`` sends a raw option list instead (for junk), and
         ``validate=False`` lets through what Discord's client would refuse (missing required
         options, values outside the choices, unknown options).
         """
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        values = {**(opts or {}), **values}
         data = self._command_data(
             user, command, guild, options, validate=validate, values=values, focused=None
         )
@@ -194,13 +198,19 @@ class Drivers:
         self: FakeDiscord,
         user: User,
         command: str,
+        /,
         *,
         channel: Channel,
         focused: str,
+        opts: dict[str, Any] | None = None,
         **values: Any,
     ) -> InteractionHandle:
-        """``user`` is typing option ``focused`` of ``/command``; await ``handle.choices()``."""
+        """``user`` is typing option ``focused`` of ``/command``; await ``handle.choices()``.
+
+        ``values`` holds what is filled in so far, the focused option's text included.
+        """
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        values = {**(opts or {}), **values}
         data = self._command_data(
             user, command, guild, None, validate=False, values=values, focused=focused
         )

@@ -54,19 +54,19 @@ def prepare_client(client: discord.Client) -> None:
 
 @contextlib.asynccontextmanager
 async def run_bot(
-    fake: FakeDiscord, client: ClientT, *, timeout: float = 10.0
+    fake: FakeDiscord, client: ClientT, *, timeout: float = 10.0, token: str | None = None
 ) -> AsyncIterator[ClientT]:
     """Start ``client`` against ``fake`` as a task, wait until it is ready, close it after.
 
     If the client dies while starting (bad token, an exception in ``setup_hook``), its
     exception is raised here instead of a hang. Route.BASE must already point at the fake
-    (the ``fake_discord`` fixture does that).
+    (the ``fake_discord`` fixture does that). ``token`` defaults to the one the fake accepts.
 
     Raises:
         TimeoutError: if the client is not ready within ``timeout`` seconds.
     """
     prepare_client(client)
-    task = asyncio.create_task(client.start(fake.token), name=f"bot-{id(client)}")
+    task = asyncio.create_task(client.start(token or fake.token), name=f"bot-{id(client)}")
     ready = asyncio.create_task(client.wait_until_ready())
     try:
         done, _ = await asyncio.wait(

@@ -301,22 +301,26 @@ class FakeDiscord(Drivers):
             self._changed.notify_all()
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
-        """Wait until ``predicate()`` is truthy (re-checked on every change); return its value.
+        """Wait until ``predicate()`` is truthy and return its value.
+
+        It is re-checked on every change the fake sees and every 20 ms, so predicates on
+        the bot's own state (errors it logged, rows it wrote) work too.
 
         Raises:
             TimeoutError: if it is still falsy after ``timeout`` seconds.
         """
         assert self._changed is not None, "start() the fake first"
-        result: Any = None
-
-        def check() -> bool:
-            nonlocal result
+        deadline = time.perf_counter() + timeout
+        while True:
             result = predicate()
-            return bool(result)
-
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(check), timeout)
-        return result
+            if result:
+                return result
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError(f"condition not met within {timeout} s")
+            async with self._changed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
 
     # ----------------------------------------------------------------- gateway
 

@@ -1,0 +1,394 @@
+"""The fake Discord against the real discord.py client, with a tiny bot defined here."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.fakediscord.fixtures import fake_discord, run_bot
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import Channel, Guild, User
+
+__all__ = ["fake_discord"]  # the fixture is used by name
+
+CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
+FOLLOWUP = r"^/webhooks/\d+/[^/]+$"
+
+
+def png_bytes() -> bytes:
+    """A real 4x4 PNG."""
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), (255, 0, 128)).save(out, format="PNG")
+    return out.getvalue()
+
+
+class PokeView(discord.ui.View):
+    """A persistent view with one button; clicking it disables the button."""
+
+    def __init__(self, clicks: list[int]) -> None:
+        super().__init__(timeout=None)
+        self.clicks = clicks
+
+    @discord.ui.button(label="Poke", custom_id="tiny:poke", style=discord.ButtonStyle.primary)
+    async def poke(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        """Count the click and disable the button."""
+        self.clicks.append(interaction.user.id)
+        button.disabled = True
+        await interaction.response.edit_message(content="poked", view=self)
+
+
+class AskModal(discord.ui.Modal, title="Ask"):
+    """A modal with one text input."""
+
+    question: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Question", custom_id="q")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Echo the question privately."""
+        await interaction.response.send_message(f"asked: {self.question.value}", ephemeral=True)
+
+
+@dataclass
+class TinyBot:
+    """The bot under test and what it observed."""
+
+    bot: commands.Bot
+    errors: list[BaseException] = field(default_factory=list)
+    clicks: list[int] = field(default_factory=list)
+
+
+def make_tiny_bot(*, sharded: bool = False) -> TinyBot:
+    """A commands.Bot with a handful of slash commands exercising each reply path."""
+    cls = commands.AutoShardedBot if sharded else commands.Bot
+    bot = cls(command_prefix="!", intents=discord.Intents.default())
+    tiny = TinyBot(bot=bot)
+
+    async def setup_hook() -> None:
+        bot.add_view(PokeView(tiny.clicks))
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+
+    async def on_error(
+        interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        tiny.errors.append(getattr(error, "original", error))
+
+    bot.tree.on_error = on_error  # type: ignore[method-assign]
+
+    @bot.tree.command(description="Say hello privately")
+    @app_commands.describe(name="Who to greet")
+    async def hello(interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"hello {name}", ephemeral=True)
+
+    @bot.tree.command(description="Draw a picture")
+    async def picture(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        file = discord.File(io.BytesIO(png_bytes()), filename="board.png")
+        await interaction.followup.send("the board", file=file, view=PokeView(tiny.clicks))
+
+    @bot.tree.command(description="Post in the channel and open a thread")
+    async def post(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        message = await interaction.channel.send("a new game")
+        thread = await message.create_thread(name="game 1")
+        await thread.send("first move", file=discord.File(io.BytesIO(png_bytes()), "move.png"))
+        await interaction.followup.send(f"opened {thread.mention}", ephemeral=True)
+
+    @bot.tree.command(description="DM a user")
+    async def ping(interaction: discord.Interaction, user: discord.User) -> None:
+        try:
+            await user.send("your turn")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"DMs closed ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("sent", ephemeral=True)
+
+    @bot.tree.command(description="Ask a question")
+    async def ask(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(AskModal())
+
+    group = app_commands.Group(name="dots", description="Play dots")
+
+    @group.command(name="move", description="Place a dot")
+    @app_commands.describe(point="A point such as B7", colour="Your colour")
+    @app_commands.choices(
+        colour=[
+            app_commands.Choice(name="Pink", value="pink"),
+            app_commands.Choice(name="Blue", value="blue"),
+        ]
+    )
+    async def move(
+        interaction: discord.Interaction, point: str, colour: app_commands.Choice[str] | None = None
+    ) -> None:
+        chosen = colour.value if colour else "any"
+        await interaction.response.send_message(f"placed {point} as {chosen}")
+
+    @move.autocomplete("point")
+    async def move_points(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        points = [f"{c}{r}" for c in "ABC" for r in range(1, 4)]
+        return [
+            app_commands.Choice(name=p, value=p) for p in points if p.startswith(current.upper())
+        ]
+
+    bot.tree.add_command(group)
+    return tiny
+
+
+@dataclass
+class World:
+    """A running fake with a guild, two players and the tiny bot connected and synced."""
+
+    fake: FakeDiscord
+    guild: Guild
+    general: Channel
+    alice: User
+    bob: User
+    tiny: TinyBot
+
+
+@pytest_asyncio.fixture
+async def world(fake_discord: FakeDiscord) -> AsyncIterator[World]:
+    """The tiny bot logged in to the fake with its commands synced globally."""
+    guild = fake_discord.create_guild("Dots Club")
+    alice = fake_discord.create_user("alice")
+    bob = fake_discord.create_user("bob")
+    fake_discord.add_member(guild, alice)
+    fake_discord.add_member(guild, bob)
+    tiny = make_tiny_bot()
+    async with run_bot(fake_discord, tiny.bot):
+        await tiny.bot.tree.sync()
+        yield World(fake_discord, guild, fake_discord.channel_named("general"), alice, bob, tiny)
+
+
+async def test_login_and_command_sync_are_recorded(world: World) -> None:
+    fake = world.fake
+    first = [(r.method, r.path) for r in fake.requests[:2]]
+    assert first == [("GET", "/users/@me"), ("GET", "/oauth2/applications/@me")]
+    assert fake.identifies == 1
+    assert world.tiny.bot.user is not None and world.tiny.bot.user.id == fake.bot.id
+    assert world.tiny.bot.get_guild(world.guild.id) is not None
+    (sync,) = fake.requests_to("PUT", rf"^/applications/{fake.application_id}/commands$")
+    assert sorted(c["name"] for c in sync.json) == [
+        "ask",
+        "dots",
+        "hello",
+        "picture",
+        "ping",
+        "post",
+    ]
+    dots = fake.find_command("dots")
+    (move,) = dots["options"]
+    assert (move["name"], move["type"]) == ("move", 1)
+    assert [o["name"] for o in move["options"]] == ["point", "colour"]
+
+
+async def test_guild_sync_goes_to_the_guild_route(world: World) -> None:
+    tree = world.tiny.bot.tree
+    tree.copy_global_to(guild=discord.Object(world.guild.id))
+    synced = await tree.sync(guild=discord.Object(world.guild.id))
+    assert {c.name for c in synced} == {"ask", "dots", "hello", "picture", "ping", "post"}
+    assert world.fake.requests_to("PUT", rf"/guilds/{world.guild.id}/commands$")
+    handle = await world.fake.slash(world.alice, "hello", channel=world.general, name="guild")
+    assert handle.data["guild_id"] == str(world.guild.id)
+    assert (await handle.reply()).content == "hello guild"
+
+
+async def test_slash_command_gets_an_ephemeral_reply(world: World) -> None:
+    handle = await world.fake.slash(world.alice, "hello", channel=world.general, name="Bob")
+    callback = await handle.response()
+    reply = await handle.reply()
+    assert (callback.type, callback.is_ephemeral) == (4, True)
+    assert reply.content == "hello Bob"
+    assert reply.is_ephemeral
+    assert world.fake.posted(world.general) == []
+    assert handle.response_latency is not None and 0 <= handle.response_latency < 3
+
+
+async def test_deferred_followup_carries_a_png_and_a_button(world: World) -> None:
+    handle = await world.fake.slash(world.alice, "picture", channel=world.general)
+    assert (await handle.response()).type == 5
+    reply = await handle.reply()
+    assert reply is handle.original and not reply.is_loading
+    assert reply.content == "the board"
+    (attachment,) = reply.attachments
+    assert attachment.filename == "board.png" and attachment.is_png
+    assert Image.open(io.BytesIO(attachment.data)).size == (4, 4)
+    assert [b["custom_id"] for b in reply.buttons()] == ["tiny:poke"]
+    (upload,) = world.fake.requests_to("POST", FOLLOWUP)
+    assert upload.query.get("wait") in ("1", "true") and upload.files[0].is_png
+    assert handle.file_latency is not None and handle.file_latency >= handle.response_latency
+    assert world.fake.posted(world.general) == [reply]
+
+
+async def test_button_click_reaches_the_view_and_disables_the_button(world: World) -> None:
+    handle = await world.fake.slash(world.alice, "picture", channel=world.general)
+    board = await handle.reply()
+    click = await world.fake.click(world.bob, board, "tiny:poke")
+    assert (await click.response()).type == 7
+    assert world.tiny.clicks == [world.bob.id]
+    assert board.content == "poked"
+    assert [b["disabled"] for b in board.buttons()] == [True]
+    with pytest.raises(ValueError, match="disabled"):
+        await world.fake.click(world.bob, board, "tiny:poke")
+
+
+async def test_subcommand_options_choices_and_autocomplete(world: World) -> None:
+    fake = world.fake
+    handle = await fake.slash(
+        world.alice, "dots move", channel=world.general, point="B2", colour="blue"
+    )
+    assert (await handle.reply()).content == "placed B2 as blue"
+    typing = await fake.autocomplete(
+        world.alice, "dots move", channel=world.general, focused="point", point="b"
+    )
+    assert [c["value"] for c in await typing.choices()] == ["B1", "B2", "B3"]
+    with pytest.raises(ValueError, match="choices"):
+        await fake.slash(
+            world.alice, "dots move", channel=world.general, point="B2", colour="green"
+        )
+    with pytest.raises(ValueError, match="required"):
+        await fake.slash(world.alice, "dots move", channel=world.general)
+
+
+async def test_thread_and_dm_paths(world: World) -> None:
+    fake = world.fake
+    handle = await fake.slash(world.alice, "post", channel=world.general)
+    assert (await handle.reply()).is_ephemeral
+    (thread,) = fake.threads(world.general)
+    assert thread.name == "game 1"
+    (starter,) = fake.posted(world.general)
+    assert starter.thread_id == thread.id
+    (first,) = fake.posted(thread)
+    assert first.attachments[0].is_png
+    assert world.tiny.bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the cache
+
+    open_dm = await fake.slash(world.alice, "ping", channel=world.general, user=world.bob)
+    assert (await open_dm.reply()).content == "sent"
+    dm = fake.dm_channel(world.bob)
+    assert dm is not None and [m.content for m in fake.posted(dm)] == ["your turn"]
+    world.bob.dms_closed = True
+    closed = await fake.slash(world.alice, "ping", channel=world.general, user=world.bob)
+    assert (await closed.reply()).content == "DMs closed (50007)"
+
+
+async def test_modal_is_opened_and_submitted(world: World) -> None:
+    opened = await world.fake.slash(world.alice, "ask", channel=world.general)
+    modal = await opened.modal()
+    assert modal["title"] == "Ask"
+    submitted = await world.fake.submit_modal(world.alice, opened, {"q": "why?"})
+    assert (await submitted.reply()).content == "asked: why?"
+
+
+async def test_rate_limit_with_via_is_retried_once(world: World) -> None:
+    fake = world.fake
+    fault = fake.faults.fail_next("POST", FOLLOWUP, status=429, retry_after=0.05)
+    handle = await fake.slash(world.alice, "picture", channel=world.general)
+    reply = await handle.reply()
+    assert reply.attachments[0].is_png
+    statuses = [r.status for r in fake.requests_to("POST", FOLLOWUP)]
+    assert statuses == [429, 200]
+    assert fault.fired == 1
+    assert fake.posted(world.general) == [reply]
+    assert world.tiny.errors == []
+
+
+async def test_rate_limit_without_via_is_an_error_the_bot_sees(world: World) -> None:
+    fake = world.fake
+    fake.faults.fail_next("POST", CALLBACK, status=429, via=False)
+    handle = await fake.slash(world.alice, "hello", channel=world.general, name="x")
+    await fake.wait_until(lambda: world.tiny.errors)
+    assert isinstance(world.tiny.errors[0], discord.HTTPException)
+    assert world.tiny.errors[0].status == 429
+    assert handle.callbacks == [] and [r.status for r in handle.failures] == [429]
+
+
+async def test_server_error_is_retried(world: World) -> None:
+    fake = world.fake
+    fake.faults.fail_next("POST", r"^/channels/\d+/messages$", status=500)
+    handle = await fake.slash(world.alice, "post", channel=world.general)
+    await handle.reply(timeout=8)
+    posts = fake.requests_to("POST", rf"^/channels/{world.general.id}/messages$")
+    assert [r.status for r in posts] == [500, 200]
+    assert [m.content for m in fake.posted(world.general)] == ["a new game"]
+
+
+async def test_gateway_drop_resumes_and_replays_missed_events(world: World) -> None:
+    fake = world.fake
+    await fake.drop_gateway()
+    # Sent while the bot is disconnected: it must arrive through the RESUME replay.
+    missed = await fake.slash(world.alice, "hello", channel=world.general, name="missed")
+    await fake.wait_until(lambda: fake.resumes == 1)
+    assert (await missed.reply()).content == "hello missed"
+    after = await fake.slash(world.alice, "hello", channel=world.general, name="after")
+    assert (await after.reply()).content == "hello after"
+    assert fake.identifies == 1
+
+
+async def test_expired_interaction_is_an_error_not_a_hang(world: World) -> None:
+    fake = world.fake
+    fake.faults.fail_next("POST", CALLBACK, status=404, code=10062)
+    handle = await fake.slash(world.alice, "hello", channel=world.general, name="late")
+    failure = await handle.failed()
+    assert failure.status == 404
+    await fake.wait_until(lambda: world.tiny.errors)
+    (error,) = world.tiny.errors
+    assert isinstance(error, discord.NotFound) and error.code == 10062
+    again = await fake.slash(world.alice, "hello", channel=world.general, name="again")
+    assert (await again.reply()).content == "hello again"
+
+
+async def test_callback_deadline_expires_slow_answers(world: World) -> None:
+    world.fake.callback_deadline = 0.0
+    await world.fake.slash(world.alice, "hello", channel=world.general, name="slow")
+    await world.fake.wait_until(lambda: world.tiny.errors)
+    assert getattr(world.tiny.errors[0], "code", None) == 10062
+
+
+async def test_restarted_bot_handles_buttons_of_the_old_process(world: World) -> None:
+    fake = world.fake
+    board = await (await fake.slash(world.alice, "picture", channel=world.general)).reply()
+    await world.tiny.bot.close()
+    second = make_tiny_bot()
+    async with run_bot(fake, second.bot):
+        assert fake.identifies == 2
+        click = await fake.click(world.bob, board, "tiny:poke")
+        await click.response()
+        assert second.clicks == [world.bob.id]
+        assert world.tiny.clicks == []
+
+
+async def test_sharded_client_logs_in(fake_discord: FakeDiscord) -> None:
+    guild = fake_discord.create_guild()
+    tiny = make_tiny_bot(sharded=True)
+    async with run_bot(fake_discord, tiny.bot):
+        assert fake_discord.requests_to("GET", r"^/gateway/bot$")
+        assert tiny.bot.get_guild(guild.id) is not None
+        assert fake_discord.session is not None and fake_discord.session.shard == [0, 1]
+
+
+async def test_unknown_route_answers_404_and_is_recorded(fake_discord: FakeDiscord) -> None:
+    tiny = make_tiny_bot()
+    async with run_bot(fake_discord, tiny.bot):
+        with pytest.raises(discord.NotFound):
+            await tiny.bot.http.request(discord.http.Route("GET", "/nothing/here"))
+    assert [r.status for r in fake_discord.requests if re.search("nothing", r.path)] == [404]
+
+
+async def test_run_bot_raises_when_the_token_is_wrong(fake_discord: FakeDiscord) -> None:
+    bot = make_tiny_bot().bot
+    with pytest.raises(discord.LoginFailure):
+        async with run_bot(fake_discord, bot, token="not-the-token"):
+            pass
+    assert [r.status for r in fake_discord.requests] == [401]
