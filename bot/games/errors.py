@@ -6,7 +6,7 @@ A refusal changes nothing. Its message (``str(error)``) is written for the playe
 from __future__ import annotations
 
 
-class Refusal(Exception):
+class Refusal(Exception):  # noqa: N818 (a refusal is not an error of the bot)
     """Base of every refusal; ``str(refusal)`` is a message fit to show the player."""
 
     @property

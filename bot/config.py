@@ -1,0 +1,73 @@
+"""Settings from the environment (and a ``.env`` file in the working directory).
+
+- ``DISCORD_TOKEN``: the bot's token (required to connect; never printed: ``repr`` hides it).
+- ``DOTS_DATABASE``: the SQLite file, default ``dots.sqlite3`` in the working directory (one
+  file beside where the bot is run is the least surprising place for a self-hosted bot; its
+  ``-wal`` and ``-shm`` companions live beside it).
+- ``DOTS_DEV_GUILD``: a server id to sync slash commands to instantly while developing.
+- ``DOTS_LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE = "dots.sqlite3"
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The bot's settings; the token is kept out of ``repr`` so logs never show it."""
+
+    token: str = field(default="", repr=False)
+    database: Path = Path(DEFAULT_DATABASE)
+    dev_guild: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
+        """Read the settings from ``environ`` (default ``os.environ`` after loading ``.env``).
+
+        Raises:
+            ConfigError: ``DOTS_DEV_GUILD`` is not a number or ``DOTS_LOG_LEVEL`` not a level.
+        """
+        if environ is None:
+            if dotenv:
+                load_dotenv(override=False)
+            environ = os.environ
+        guild_text = environ.get("DOTS_DEV_GUILD", "").strip()
+        try:
+            dev_guild = int(guild_text) if guild_text else None
+        except ValueError:
+            raise ConfigError(f"DOTS_DEV_GUILD must be a server id, not {guild_text!r}") from None
+        level = environ.get("DOTS_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if not isinstance(logging.getLevelName(level), int):
+            raise ConfigError(
+                f"DOTS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}"
+            )
+        return cls(
+            token=environ.get("DISCORD_TOKEN", "").strip(),
+            database=Path(environ.get("DOTS_DATABASE", "").strip() or DEFAULT_DATABASE),
+            dev_guild=dev_guild,
+            log_level=level,
+        )
+
+    def require_token(self) -> str:
+        """The token, for connecting.
+
+        Raises:
+            ConfigError: no ``DISCORD_TOKEN`` is set.
+        """
+        if not self.token:
+            raise ConfigError("DISCORD_TOKEN is not set (put it in the environment or in .env)")
+        return self.token

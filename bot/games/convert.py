@@ -1,0 +1,167 @@
+"""Conversions between stored rows and the service's values: times, options, positions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.games.errors import OptionOutOfRange
+from bot.games.models import (
+    MAX_CLOCK,
+    MIN_CLOCK,
+    REMINDER_MIN_CLOCK,
+    Challenge,
+    GameOptions,
+    GameView,
+)
+from bot.storage.rows import ActionRow, ChallengeRow, GameRow
+from engine import Action, Game, Player, Point, Result
+from engine.game import RULES
+from engine.point import MAX_SIZE, MIN_SIZE
+from engine.starts import START_NAMES, start_dots
+
+COLOURS = ("pink", "blue", "random")
+
+
+def to_ts(when: datetime) -> float:
+    """Unix seconds of an aware datetime."""
+    return when.timestamp()
+
+
+def to_dt(ts: float) -> datetime:
+    """The aware UTC datetime of unix seconds."""
+    return datetime.fromtimestamp(ts, UTC)
+
+
+def clock_seconds(clock: timedelta) -> int:
+    """A move clock as whole seconds, refused outside 30 seconds to 7 days (rule 7.1).
+
+    Raises:
+        OptionOutOfRange: the clock is out of range.
+    """
+    if not MIN_CLOCK <= clock <= MAX_CLOCK:
+        raise OptionOutOfRange("the move clock must be between 30 seconds and 7 days")
+    return round(clock.total_seconds())
+
+
+def check_options(options: GameOptions) -> None:
+    """Refuse options out of range (the clock is checked by ``clock_seconds``).
+
+    Raises:
+        OptionOutOfRange: with a message naming the option.
+    """
+    if not (MIN_SIZE <= options.width <= MAX_SIZE and MIN_SIZE <= options.height <= MAX_SIZE):
+        raise OptionOutOfRange(
+            f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; "
+            f"{options.width}x{options.height} is not"
+        )
+    if options.rules not in RULES:
+        raise OptionOutOfRange(f"`{options.rules}` is not a rule set: choose standard or grounding")
+    if options.start not in START_NAMES:
+        raise OptionOutOfRange(
+            f"`{options.start}` is not a start position: choose {', '.join(START_NAMES)}"
+        )
+    if options.colour not in COLOURS:
+        raise OptionOutOfRange(f"`{options.colour}` is not a colour: choose pink, blue or random")
+    try:
+        start_dots(options.start, options.width, options.height, seed=0)
+    except ValueError as error:
+        raise OptionOutOfRange(str(error)) from None
+
+
+def encode_start_dots(dots: tuple[tuple[Player, Point], ...]) -> str:
+    """Starting dots as text: ``"1:E5 2:F5"`` (1 Pink, 2 Blue)."""
+    return " ".join(f"{int(player)}:{point.name}" for player, point in dots)
+
+
+def decode_start_dots(text: str) -> tuple[tuple[Player, Point], ...]:
+    """The inverse of ``encode_start_dots``."""
+    out = []
+    for item in text.split():
+        player, name = item.split(":")
+        out.append((Player(int(player)), Point.parse(name)))
+    return tuple(out)
+
+
+def to_action(row: ActionRow) -> Action:
+    """The engine action of a stored one."""
+    point = Point.parse(row.point) if row.point is not None else None
+    return Action(row.kind, Player(row.player), point)  # type: ignore[arg-type]
+
+
+def rebuild(row: GameRow, actions: list[ActionRow]) -> Game:
+    """The position of a stored game: its start, then its actions replayed (rule 10.1)."""
+    game = Game(
+        row.width,
+        row.height,
+        rules=row.rules,
+        start=row.start,
+        start_dots=decode_start_dots(row.start_dots),
+    )
+    for action in actions:
+        game.apply(to_action(action))
+    return game
+
+
+def stored_result(row: GameRow) -> Result | None:
+    """The result written in a finished game's row (None if running or aborted)."""
+    if row.status != "over" or row.reason is None:
+        return None
+    winner = Player(row.winner) if row.winner else None
+    return Result(winner, row.pink_score or 0, row.blue_score or 0, row.reason)
+
+
+def game_view(row: GameRow, game: Game) -> GameView:
+    """The snapshot of a game from its row and position."""
+    return GameView(
+        game_id=row.game_id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        thread_id=row.thread_id,
+        message_id=row.message_id,
+        pink_id=row.pink_id,
+        blue_id=row.blue_id,
+        clock=timedelta(seconds=row.clock),
+        rated=row.rated,
+        status=row.status,
+        game=game,
+        deadline=to_dt(row.deadline) if row.deadline is not None else None,
+        created=to_dt(row.created),
+        started=to_dt(row.started),
+        finished=to_dt(row.finished) if row.finished is not None else None,
+        result=stored_result(row),
+        challenge_id=row.challenge_id,
+    )
+
+
+def challenge_value(row: ChallengeRow) -> Challenge:
+    """The service's value of a challenge row."""
+    options = GameOptions(
+        width=row.width,
+        height=row.height,
+        rules=row.rules,
+        start=row.start,
+        clock=timedelta(seconds=row.clock) if row.clock is not None else None,
+        colour=row.colour,  # type: ignore[arg-type]
+        rated=row.rated,
+    )
+    return Challenge(
+        challenge_id=row.challenge_id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        challenger_id=row.challenger_id,
+        opponent_id=row.opponent_id,
+        options=options,
+        status=row.status,
+        created=to_dt(row.created),
+        expires=to_dt(row.expires),
+        game_id=row.game_id,
+    )
+
+
+def remind_at(deadline: float | None, clock: int, reminder_sent: bool) -> datetime | None:
+    """When to remind the player to move: a third of the clock before the deadline, for clocks
+    of an hour or more, unless this turn's reminder was sent."""
+    if deadline is None or reminder_sent or clock < REMINDER_MIN_CLOCK.total_seconds():
+        return None
+    return to_dt(deadline - clock / 3)

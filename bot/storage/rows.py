@@ -1,0 +1,119 @@
+"""The rows the Store reads and writes: plain values, instants as unix seconds (UTC)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class ChallengeRow:
+    """A row of ``challenges``."""
+
+    challenge_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    challenger_id: int
+    opponent_id: int
+    width: int
+    height: int
+    rules: str
+    start: str
+    clock: int | None
+    colour: str
+    rated: bool
+    status: str
+    created: float
+    expires: float
+    game_id: int | None
+
+
+@dataclass(slots=True)
+class GameRow:
+    """A row of ``games``; mutable so the service's cache can follow the database."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    challenge_id: int | None
+    pink_id: int
+    blue_id: int
+    width: int
+    height: int
+    rules: str
+    start: str
+    start_dots: str
+    seed: int | None
+    clock: int
+    rated: bool
+    status: str
+    winner: int | None
+    pink_score: int | None
+    blue_score: int | None
+    reason: str | None
+    moves: int
+    created: float
+    started: float
+    finished: float | None
+    deadline: float | None
+    reminder_sent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """A row of ``actions``: one dot, end, resignation or time-out of a game."""
+
+    seq: int
+    kind: str
+    player: int
+    point: str | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """How a game ended, written with its last action."""
+
+    status: str  # "over" or "aborted"
+    winner: int | None = None
+    pink_score: int | None = None
+    blue_score: int | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's rating and record in one server."""
+
+    guild_id: int
+    user_id: int
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    """What a rated game did to one player's rating."""
+
+    user_id: int
+    before: float
+    after: float
+    rd: float
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """What the clocks need of a running game: its deadline and reminder state."""
+
+    game_id: int
+    deadline: float
+    clock: int
+    reminder_sent: bool
