@@ -24,7 +24,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", iterations=60, exploration=1.0, policy=Policy(local=0.5), tactics=False),
+        Level("easy", iterations=50, exploration=1.0, policy=Policy(local=0.5)),
         Level("medium", iterations=300, exploration=0.7, policy=Policy(local=0.5)),
         Level("hard", iterations=1500, exploration=0.5, policy=Policy(local=0.5)),
     )

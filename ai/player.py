@@ -81,8 +81,8 @@ def choose(
 
     if game.rules == "grounding":
         preview = game.stop_preview(me)
-        after = {Player.PINK: preview.pink, Player.BLUE: preview.blue}
-        if preview.allowed and after[me] > after[me.opponent]:
+        final = {Player.PINK: preview.pink, Player.BLUE: preview.blue}
+        if preview.allowed and final[me] > final[me.opponent]:
             return Decision("end", value=1.0)
     else:
         gain_alone = fill_alone(board, player, geometry).score(me) - board.score(me)

@@ -66,6 +66,7 @@ def is_suicide(board: Board, i: int, player: int, geometry: Geometry) -> bool:
 def playout(
     board: Board,
     player: int,
+    *,
     alone: bool,
     rng: random.Random,
     policy: Policy,
@@ -98,7 +99,7 @@ def playout(
                     chosen = c
                     break
         if chosen < 0:
-            chosen = _pick_global(board, free, player, rng, avoid, geometry)
+            chosen = _pick_global(board, free, player, rng=rng, avoid=avoid, geometry=geometry)
         if chosen < 0:
             stuck += 1
             if alone or stuck == 2:
@@ -115,7 +116,13 @@ def playout(
 
 
 def _pick_global(
-    board: Board, free: list[int], player: int, rng: random.Random, avoid: bool, geometry: Geometry
+    board: Board,
+    free: list[int],
+    player: int,
+    *,
+    rng: random.Random,
+    avoid: bool,
+    geometry: Geometry,
 ) -> int:
     """A uniform pick among the free points that are not suicide for ``player``; -1 if none.
 

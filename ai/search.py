@@ -49,7 +49,7 @@ class SearchResult:
 class Node:
     """A tree node: the move into it, who made it, and the rewards seen below it."""
 
-    __slots__ = ("children", "mover", "move", "untried", "value", "visits")
+    __slots__ = ("children", "move", "mover", "untried", "value", "visits")
 
     def __init__(self, move: int, mover: int) -> None:
         self.move = move
@@ -115,8 +115,18 @@ def search(
             root.visits += prior.visits
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     done = 0
-    for done in range(1, iterations + 1):  # noqa: B007 - done counts the iterations run
-        _iterate(board, player, alone, root, rng, policy, exploration, geometry, recent)
+    for done in range(1, iterations + 1):
+        _iterate(
+            board,
+            player,
+            alone=alone,
+            root=root,
+            rng=rng,
+            policy=policy,
+            exploration=exploration,
+            geometry=geometry,
+            recent=recent,
+        )
         # The clock is read every 16 iterations: a check costs about as much as a placement.
         if deadline is not None and not done & 15 and time.perf_counter() > deadline:
             break
@@ -135,6 +145,7 @@ def search(
 def _iterate(
     root_board: Board,
     root_player: int,
+    *,
     alone: bool,
     root: Node,
     rng: random.Random,
@@ -172,7 +183,15 @@ def _iterate(
         path.append(node)
         if not alone:
             player = 3 - player
-    playout(board, player, alone, rng, policy, geometry, tuple(moves[-2:]))
+    playout(
+        board,
+        player,
+        alone=alone,
+        rng=rng,
+        policy=policy,
+        geometry=geometry,
+        recent=tuple(moves[-2:]),
+    )
     me = Player(root_player)
     margin = board.score(me) - board.score(me.opponent)
     reward = _reward(margin)

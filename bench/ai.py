@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ai  # noqa: E402
-from engine import Game, Player  # noqa: E402
+import ai
+from engine import Game, Player
 
 RANDOM = "random"
 
