@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv import load_dotenv
+from dotenv import dotenv_values
 
 DEFAULT_DATABASE = "dots.sqlite3"
 
@@ -36,15 +36,16 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
-        """Read the settings from ``environ`` (default ``os.environ`` after loading ``.env``).
+        """Read the settings from ``environ`` (default: ``os.environ`` over ``./.env``).
 
         Raises:
             ConfigError: ``DOTS_DEV_GUILD`` is not a number or ``DOTS_LOG_LEVEL`` not a level.
         """
         if environ is None:
-            if dotenv:
-                load_dotenv(override=False)
-            environ = os.environ
+            # The environment wins over .env; .env is read from the working directory and
+            # never copied into os.environ (so the token reaches no child process).
+            found = dotenv_values(Path.cwd() / ".env") if dotenv else {}
+            environ = {**{k: v for k, v in found.items() if v is not None}, **os.environ}
         guild_text = environ.get("DOTS_DEV_GUILD", "").strip()
         try:
             dev_guild = int(guild_text) if guild_text else None

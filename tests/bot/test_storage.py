@@ -1,0 +1,107 @@
+"""Storage: the real migrations on real SQLite files, the runner's rollback, durability pragmas."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Store
+from bot.storage.migrate import MigrationError, default_location, load
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+async def test_real_migrations_apply_in_order_once(tmp_path: Path) -> None:
+    path = tmp_path / "dots.sqlite3"
+    store = await Store.open(path)
+    latest = len(load(MIGRATIONS))
+    assert latest >= 2
+    assert await store.version() == latest
+    assert await store.execute("PRAGMA journal_mode") == [("wal",)]
+    assert await store.execute("PRAGMA foreign_keys") == [(1,)]
+    assert await store.execute("PRAGMA synchronous") == [(1,)]  # NORMAL
+    await store.close()
+    assert {"guilds", "players", "challenges", "games", "actions", "ratings"} <= tables(path)
+    again = await Store.open(path)  # nothing left to apply
+    assert await again.version() == latest
+    await again.close()
+
+
+async def test_every_migration_file_starts_with_its_purpose() -> None:
+    for migration in load(MIGRATIONS):
+        first = migration.sql.splitlines()[0]
+        assert first.startswith(f"-- {migration.name.removesuffix('.sql')}: ")
+
+
+def test_the_default_location_is_the_top_level_folder() -> None:
+    found = default_location()
+    assert sorted(m.name for m in load(found)) == sorted(m.name for m in load(MIGRATIONS))
+
+
+async def test_a_failing_migration_rolls_back_to_the_previous_version(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    shutil.copy(MIGRATIONS / "0001_initial.sql", folder)
+    # The first statement succeeds, the second fails: the first must not survive.
+    (folder / "0002_broken.sql").write_text(
+        "-- 0002_broken: a table, then a syntax error.\n"
+        "CREATE TABLE half_done (x INTEGER);\n"
+        "ALTER TABLE games ADD COLUMN extra INTEGER;\n"
+        "CREATE TABLEE nope (y);\n"
+    )
+    path = tmp_path / "dots.sqlite3"
+    with pytest.raises(MigrationError, match="0002_broken"):
+        await Store.open(path, migrations=folder)
+    assert version(path) == 1
+    assert "half_done" not in tables(path) and "games" in tables(path)
+    with sqlite3.connect(path) as conn:
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    assert "extra" not in columns
+    # Fixing the file lets the next start apply it.
+    (folder / "0002_broken.sql").write_text("-- 0002_broken: fixed.\nCREATE TABLE done (x);\n")
+    store = await Store.open(path, migrations=folder)
+    assert await store.version() == 2
+    await store.close()
+    assert "done" in tables(path)
+
+
+async def test_a_failing_first_migration_leaves_an_empty_database(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_initial.sql").write_text(
+        "CREATE TABLE a (x);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    path = tmp_path / "dots.sqlite3"
+    with pytest.raises(MigrationError):
+        await Store.open(path, migrations=folder)
+    assert version(path) == 0 and tables(path) == set()
+
+
+def test_numbering_gaps_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("SELECT 1;")
+    (tmp_path / "0003_c.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match="0003_c"):
+        load(tmp_path)
+
+
+async def test_foreign_keys_are_enforced(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "dots.sqlite3")
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.execute(
+            "INSERT INTO actions (game_id, seq, kind, player, point, at) "
+            "VALUES (42, 0, 'dot', 1, 'A1', 0)"
+        )
+    await store.close()
