@@ -323,6 +323,7 @@ class Drivers:
             payload["message"] = message.payload()
         self.interactions[handle.id] = handle
         self.interactions_by_token[handle.token] = handle
+        self._awaiting_file.setdefault(channel.id, []).append(handle)
         handle.sent_at = time.perf_counter()
         await self.dispatch("INTERACTION_CREATE", payload)
         return handle

@@ -153,8 +153,9 @@ class FakeDiscord(Drivers):
         self.session: Session | None = None
         self.identifies = 0
         self.resumes = 0
-        # None: answer late callbacks anyway; a number: like Discord, 404/10062 after it.
-        self.callback_deadline: float | None = None
+        # Like Discord, a first callback later than this many seconds gets 404/10062 (None: never).
+        self.callback_deadline: float | None = 3.0
+        self._awaiting_file: dict[int, list[InteractionHandle]] = {}
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._changed: asyncio.Condition | None = None
@@ -487,6 +488,12 @@ class FakeDiscord(Drivers):
             ),
             ("POST", r"/channels/(?P<channel>\d+)/typing", self._no_content),
             ("GET", r"/guilds/(?P<guild>\d+)", self._get_guild),
+            ("GET", r"/guilds/(?P<guild>\d+)/channels", self._get_guild_channels),
+            (
+                "PUT",
+                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/reactions/(?P<emoji>[^/]+)/@me",
+                self._react,
+            ),
             ("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member),
             ("POST", r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback", self._callback),
             ("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup),
@@ -688,6 +695,19 @@ class FakeDiscord(Drivers):
             data.pop(key)
         return data
 
+    async def _get_guild_channels(
+        self, request: web.Request, match: re.Match[str], record: Request
+    ) -> Any:
+        guild = self.guilds.get(int(match["guild"]))
+        if guild is None:
+            raise HTTPError(404, 10004, "Unknown Guild")
+        return [c.payload() for c in guild.channels.values() if not c.is_thread]
+
+    async def _react(self, request: web.Request, match: re.Match[str], record: Request) -> Any:
+        message = self._message(self._channel(match), int(match["message"]))
+        message.reactions.append(match["emoji"])
+        return web.Response(status=204)
+
     async def _get_member(self, request: web.Request, match: re.Match[str], record: Request) -> Any:
         guild = self.guilds.get(int(match["guild"]))
         member = guild.members.get(int(match["user"])) if guild else None
@@ -815,6 +835,8 @@ class FakeDiscord(Drivers):
             owner_id=self.bot.id,
         )
         if starter is not None:
+            if starter.thread_id is not None:
+                raise HTTPError(400, 160004, "A thread has already been created for this message")
             starter.thread_id = thread.id
         self.channels[thread.id] = thread
         assert parent.guild_id is not None
@@ -907,7 +929,8 @@ class FakeDiscord(Drivers):
         if "components" in body:
             message.components = body["components"] or []
         if "flags" in body and body["flags"] is not None:
-            message.flags = (message.flags & EPHEMERAL) | body["flags"]
+            # Whether a message is ephemeral is fixed when it is made (by the defer, too).
+            message.flags = (message.flags & EPHEMERAL) | (body["flags"] & ~EPHEMERAL)
         new = self._attachments(record, body)
         if "attachments" in body:
             keep = {str(a.get("id")) for a in body["attachments"] or [] if isinstance(a, dict)}
@@ -920,14 +943,15 @@ class FakeDiscord(Drivers):
     def _note_file(
         self, channel: Channel, record: Request, interaction: InteractionHandle | None
     ) -> None:
-        """Record the first file upload for the interaction it answers (by token or channel)."""
+        """Record the first upload answering an interaction: through its token, or posted in
+        its channel after it was sent (approximate when interactions share a channel)."""
         if not record.files:
             return
         if interaction is not None:
             interaction.note_file(record.at)
-        for handle in self.interactions.values():
-            if handle.channel.id == channel.id and handle.sent_at <= record.at:
-                handle.note_file(record.at)
+        waiting = self._awaiting_file.pop(channel.id, [])
+        for handle in waiting:
+            handle.note_file(record.at)
 
     # ----------------------------------------------------------------- interactions
 
@@ -1034,6 +1058,8 @@ class FakeDiscord(Drivers):
         handle = self._handle(match["token"])
         message = self._webhook_target(handle, match["message"])
         self._apply_edit(message, record)
+        if message not in handle.messages:
+            handle.messages.append(message)
         handle.note_followup(record.at)
         return message.payload()
 
@@ -1050,6 +1076,22 @@ class FakeDiscord(Drivers):
         """Recorded requests whose method matches and whose path contains ``path_regex``."""
         pattern = re.compile(path_regex)
         return [r for r in self.requests if r.method == method.upper() and pattern.search(r.path)]
+
+    def command_schema(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """The synced commands as the bot sent them (no ids or versions), sorted by name.
+
+        Stable across runs, so it can be compared with a reviewed golden file.
+        """
+        pool = self.guild_commands.get(guild.id, []) if guild else self.global_commands
+        volatile = {"id", "application_id", "version", "guild_id"}
+        return sorted(
+            ({k: v for k, v in c.items() if k not in volatile} for c in pool),
+            key=lambda c: (c["name"], c.get("type", 1)),
+        )
+
+    def handles(self, *, kind: int | None = None) -> list[InteractionHandle]:
+        """Every interaction sent so far (of one interaction type if given), oldest first."""
+        return [h for h in self.interactions.values() if kind is None or h.type == kind]
 
     def posted(self, channel: Channel, *, include_ephemeral: bool = False) -> list[Message]:
         """Messages in ``channel``, oldest first (public ones unless told otherwise)."""

@@ -203,6 +203,8 @@ class Message:
     webhook_id: int | None = None
     message_reference: dict[str, Any] | None = None
     thread_id: int | None = None
+    reactions: list[str] = field(default_factory=list)
+    # The payload before each edit, oldest first: lets tests see what a message used to say.
     history: list[dict[str, Any]] = field(default_factory=list)
 
     @property

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import math
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from PIL import Image
 from tests.fakediscord.fixtures import fake_discord, run_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Channel, Guild, User
+from tests.fakediscord.timings import percentile, summarise
 
 __all__ = ["fake_discord"]  # the fixture is used by name
 
@@ -392,3 +395,32 @@ async def test_run_bot_raises_when_the_token_is_wrong(fake_discord: FakeDiscord)
         async with run_bot(fake_discord, bot, token="not-the-token"):
             pass
     assert [r.status for r in fake_discord.requests] == [401]
+
+
+async def test_concurrent_commands_are_all_answered_and_timed(world: World) -> None:
+    fake = world.fake
+    players = [fake.create_user(f"p{i}") for i in range(40)]
+    handles = await asyncio.gather(
+        *(fake.slash(p, "picture", channel=world.general) for p in players)
+    )
+    replies = await asyncio.gather(*(h.reply() for h in handles))
+    assert len({r.id for r in replies}) == 40
+    summary = summarise(handles)
+    assert (summary.count, summary.answered, summary.failures) == (40, 40, 0)
+    assert 0 < summary.response_ms[0] <= summary.response_ms[2] <= summary.file_ms[2]
+    assert "40 interactions, 40 answered" in summary.describe()
+
+
+def test_percentile_uses_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert [percentile(values, q) for q in (50, 95, 99, 100)] == [50.0, 95.0, 99.0, 100.0]
+    assert percentile([7.0], 99) == 7.0
+    assert math.isnan(percentile([], 50))
+
+
+async def test_command_schema_is_stable_for_a_golden_file(world: World) -> None:
+    first = world.fake.command_schema()
+    await world.tiny.bot.tree.sync()
+    assert world.fake.command_schema() == first
+    assert [c["name"] for c in first] == ["ask", "dots", "hello", "picture", "ping", "post"]
+    assert all("id" not in c and "version" not in c for c in first)
