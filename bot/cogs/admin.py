@@ -1,0 +1,94 @@
+"""Server admin commands (Manage Server): cancel a game, the game channel and default clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text
+from bot.cogs.common import send_to_game
+from bot.cogs.play import CLOCK_CHOICES
+
+if TYPE_CHECKING:
+    from bot.app import DotsBot
+
+
+class NotAnAdmin(app_commands.CheckFailure):
+    """The member lacks Manage Server."""
+
+
+def is_server_admin(interaction: discord.Interaction[Any]) -> bool:
+    """The runtime check behind the default permission (server admins can override that one).
+
+    Raises:
+        NotAnAdmin: the member lacks Manage Server.
+    """
+    if interaction.guild_id is None or not interaction.permissions.manage_guild:
+        raise NotAnAdmin("only members with Manage Server can use /dots-admin")
+    return True
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class Admin(
+    commands.GroupCog,
+    group_name="dots-admin",
+    group_description="Server settings and game moderation (Manage Server)",
+):
+    """`/dots-admin cancel` and `/dots-admin settings`."""
+
+    def __init__(self, bot: DotsBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every admin command needs Manage Server, checked at run time too."""
+        return is_server_admin(interaction)
+
+    @app_commands.command(name="cancel", description="Cancel a running game (no result)")
+    @app_commands.describe(game="Game number")
+    async def cancel(self, interaction: discord.Interaction[Any], game: int) -> None:
+        """Abort a running game of this server: no result, no rating change."""
+        assert interaction.guild_id is not None
+        view = await self.bot.service.admin_cancel(game_id=game, guild_id=interaction.guild_id)
+        await interaction.response.send_message(f"Game #{game} is cancelled.", ephemeral=True)
+        await send_to_game(
+            self.bot,
+            view,
+            f"Game #{game} was cancelled by {interaction.user.mention}: no result, "
+            "no rating change.",
+        )
+
+    @app_commands.command(name="settings", description="The channel for game threads, the clock")
+    @app_commands.describe(
+        channel="The channel where game threads are opened (default: where challenged)",
+        clock="The default time for each move",
+    )
+    @app_commands.choices(clock=CLOCK_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        channel: discord.TextChannel | None = None,
+        clock: int | None = None,
+    ) -> None:
+        """Show or change the server's game channel and default clock."""
+        assert interaction.guild_id is not None
+        service = self.bot.service
+        if channel is None and clock is None:
+            current = await service.guild_settings(guild_id=interaction.guild_id)
+        else:
+            current = await service.set_guild_settings(
+                guild_id=interaction.guild_id,
+                game_channel_id=channel.id if channel else None,
+                default_clock=timedelta(seconds=clock) if clock is not None else None,
+            )
+        where = f"<#{current.game_channel_id}>" if current.game_channel_id else "where challenged"
+        await interaction.response.send_message(
+            f"Game threads: {where}. Default clock: "
+            f"{text.format_duration(current.default_clock)} a move.",
+            ephemeral=True,
+        )

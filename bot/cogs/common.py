@@ -1,0 +1,319 @@
+"""What every cog shares: private refusals, finding the game a command means, pictures, posts.
+
+The cogs stay thin: the service decides who may do what; this module turns its answers (game
+snapshots, outcomes, refusals) into Discord messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import text
+from bot.games import GameView, MoveOutcome, NoSuchGame, Refusal, utc_now
+from bot.pictures import game_gif, game_png
+from engine import Player, Point
+
+if TYPE_CHECKING:
+    from bot.app import DotsBot
+
+log = logging.getLogger(__name__)
+
+# Clocks this long or longer get direct messages on the player's turn (the issue's threshold).
+DM_MIN_CLOCK_SECONDS = 3600
+THREAD_NAME = re.compile(r"#(?P<id>[0-9]+)")
+MAX_SUGGESTIONS = 25
+
+
+class NoRunningGame(Refusal):
+    """The user has no running game in this server (an adapter-side refusal)."""
+
+
+class SeveralGames(Exception):  # noqa: N818 (a question to ask, not an error)
+    """The user has several running games and did not say which one: ask with a menu."""
+
+    def __init__(self, games: Sequence[GameView]) -> None:
+        super().__init__("several running games")
+        self.games = list(games)
+
+
+def sentence(message: str) -> str:
+    """A refusal's message as a sentence: capital first letter, final full stop."""
+    message = message.strip()
+    if not message:
+        return "That did not work."
+    message = message[0].upper() + message[1:]
+    return message if message[-1] in ".!?" else message + "."
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> DotsBot:
+    """The DotsBot handling ``interaction``."""
+    return interaction.client  # type: ignore[no-any-return]
+
+
+async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
+    """Answer privately (ephemeral) with ``message``, whether or not we responded already."""
+    content = sentence(message)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send a refusal for interaction %s", interaction.id)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer privately for any error a handler raised: refusals and bad input get their own
+    message, anything else a short apology (and a log entry with the traceback)."""
+    if isinstance(error, SeveralGames):
+        await refuse(interaction, "You have several running games: say which one with `game`.")
+    elif isinstance(error, Refusal | ValueError):
+        await refuse(interaction, str(error))
+    elif isinstance(error, discord.Forbidden):
+        await refuse(interaction, "I am not allowed to do that here (missing permissions).")
+    else:
+        log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
+        await refuse(interaction, "Sorry, something went wrong on my side. It has been logged.")
+
+
+def in_game_channel(interaction: discord.Interaction[Any], view: GameView) -> bool:
+    """Whether the interaction happened where ``view``'s game is played."""
+    return interaction.channel_id == game_channel_id(view)
+
+
+def game_channel_id(view: GameView) -> int:
+    """The channel (thread, or the channel itself) a game is played in."""
+    return view.thread_id or view.channel_id
+
+
+def jump_url(view: GameView) -> str:
+    """A link to the game's thread (or channel)."""
+    return f"https://discord.com/channels/{view.guild_id}/{game_channel_id(view)}"
+
+
+def thread_name(game_id: int, pink: str, blue: str) -> str:
+    """The name of a game's thread; it carries the game id, so it is found after a restart."""
+    return f"Dots #{game_id}: {pink} vs {blue}"[:100]
+
+
+async def game_here(interaction: discord.Interaction[Any]) -> GameView | None:
+    """The game whose thread this interaction happened in, if any (over or not)."""
+    channel = interaction.channel
+    name = getattr(channel, "name", None)
+    if not isinstance(channel, discord.Thread) or not name:
+        return None
+    match = THREAD_NAME.search(name)
+    if match is None:
+        return None
+    try:
+        view = await bot_of(interaction).service.game(int(match["id"]))
+    except NoSuchGame:
+        return None
+    return view if view.thread_id == channel.id else None
+
+
+async def resolve_game(
+    interaction: discord.Interaction[Any], game_id: int | None = None, *, running: bool = True
+) -> GameView:
+    """The game a command means: the ``game`` option, else this thread's game, else the
+    user's only running game in this server.
+
+    Raises:
+        NoSuchGame: the ``game`` option names no game of this server.
+        NoRunningGame: the user plays no running game here.
+        SeveralGames: the user plays several and did not say which.
+    """
+    service = bot_of(interaction).service
+    if game_id is not None:
+        view = await service.game(game_id)
+        if view.guild_id != interaction.guild_id:
+            raise NoSuchGame(f"there is no game #{game_id} in this server")
+        return view
+    here = await game_here(interaction)
+    if here is not None:
+        return here
+    games = await service.running_games(user_id=interaction.user.id, guild_id=interaction.guild_id)
+    if not running and not games:
+        raise NoRunningGame("you have no running game here; name one with the `game` option")
+    if not games:
+        raise NoRunningGame("you have no running game here: challenge someone with /challenge")
+    local = [view for view in games if game_channel_id(view) == interaction.channel_id]
+    if len(local) == 1:
+        return local[0]
+    if len(games) > 1:
+        raise SeveralGames(games)
+    return games[0]
+
+
+async def display_name(bot: DotsBot, user_id: int) -> str:
+    """A user's name for pictures and thread names (cached; no members intent needed)."""
+    cached = bot.names.get(user_id)
+    if cached is not None:
+        return cached
+    user = bot.get_user(user_id)
+    name = user.display_name if user is not None else None
+    if name is None:
+        try:
+            name = (await bot.fetch_user(user_id)).display_name
+        except discord.HTTPException:
+            name = f"player {user_id}"
+    bot.names[user_id] = name
+    return name
+
+
+async def picture_names(bot: DotsBot, view: GameView) -> dict[Player, str]:
+    """Both players' display names, by colour."""
+    return {
+        Player.PINK: await display_name(bot, view.pink_id),
+        Player.BLUE: await display_name(bot, view.blue_id),
+    }
+
+
+def mentions(view: GameView) -> dict[Player, str]:
+    """Both players as mentions, by colour (for message text)."""
+    return {Player.PINK: f"<@{view.pink_id}>", Player.BLUE: f"<@{view.blue_id}>"}
+
+
+def clock_left(view: GameView) -> timedelta | None:
+    """The time left for the player to move, for the picture; None when the game is over."""
+    if not view.is_running or view.deadline is None:
+        return None
+    return max(view.deadline - utc_now(), timedelta(0))
+
+
+async def picture_file(
+    bot: DotsBot, view: GameView, *, marks: Iterable[Point] = (), name: str = ""
+) -> discord.File:
+    """The game's picture as a file to attach, rendered off the event loop."""
+    names = await picture_names(bot, view)
+    png = await asyncio.to_thread(
+        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks)
+    )
+    filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
+    return discord.File(io.BytesIO(png), filename=filename)
+
+
+async def replay_file(bot: DotsBot, view: GameView) -> discord.File:
+    """The game's animated replay as a file to attach, rendered off the event loop."""
+    names = await picture_names(bot, view)
+    gif = await asyncio.to_thread(game_gif, view.game, names)
+    return discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif")
+
+
+def status_text(view: GameView, *, headline: str = "") -> str:
+    """The message under a picture: what happened, scores, whose turn and the time left."""
+    game = view.game
+    names = mentions(view)
+    left = text.time_left(view.deadline, utc_now()) if view.is_running else ""
+    lines = [f"**Game #{view.game_id}**"]
+    if headline:
+        lines.append(headline)
+    lines.append(text.scores_line(game))
+    if view.status == "aborted":
+        lines.append("The game was aborted: no result, no rating change.")
+    else:
+        lines.append(text.turn_line(game, names, left=left))
+    play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`")
+    if play_on:
+        lines.append(play_on)
+    return "\n".join(lines)
+
+
+async def outcome_message(bot: DotsBot, outcome: MoveOutcome) -> tuple[str, list[discord.File]]:
+    """The text and files announcing an outcome: picture, and at the end ratings and replay."""
+    view = outcome.view
+    if outcome.aborted:
+        return status_text(view, headline="Nobody moved in time."), []
+    headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
+    content = status_text(view, headline=headline)
+    files = [await picture_file(bot, view)]
+    if outcome.is_over:
+        changes = [
+            (f"<@{change.user_id}>", change.before, change.after, change.provisional)
+            for change in outcome.rating_changes
+        ]
+        if changes:
+            content += "\nRatings: " + "; ".join(text.rating_lines(changes))
+        files.append(await replay_file(bot, view))
+    return content, files
+
+
+async def announce(
+    bot: DotsBot, outcome: MoveOutcome, *, interaction: discord.Interaction[Any] | None = None
+) -> None:
+    """Post an outcome in the game's thread (as the interaction's answer when given), then
+    direct-message the player to move if they asked for it on a long clock."""
+    content, files = await outcome_message(bot, outcome)
+    view = outcome.view
+    if interaction is not None:
+        await interaction.followup.send(content, files=files)
+    else:
+        await send_to_game(bot, view, content, files=files)
+    if outcome.next_user_id is not None and not outcome.is_over:
+        await notify_turn(bot, view, outcome.next_user_id)
+
+
+async def send_to_game(
+    bot: DotsBot, view: GameView, content: str, *, files: Sequence[discord.File] = ()
+) -> discord.Message | None:
+    """Post in a game's thread (or channel); None when Discord refuses."""
+    channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
+    try:
+        return await channel.send(content, files=list(files))
+    except discord.HTTPException:
+        log.warning("could not post in the thread of game %s", view.game_id)
+        return None
+
+
+async def notify_turn(bot: DotsBot, view: GameView, user_id: int, *, reminder: str = "") -> None:
+    """DM ``user_id`` that it is their turn (long clocks, opted in); the thread when DMs fail."""
+    if view.clock.total_seconds() < DM_MIN_CLOCK_SECONDS:
+        return
+    if not await bot.service.wants_notify(user_id=user_id):
+        return
+    left = text.time_left(view.deadline, utc_now())
+    message = reminder or f"Your turn in Dots game #{view.game_id} ({left} left): {jump_url(view)}"
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(message)
+    except discord.HTTPException:
+        # Closed DMs (Forbidden) or an unknown user: say it in the thread instead.
+        await send_to_game(bot, view, f"<@{user_id}> {message}")
+
+
+def suggest_points(view: GameView, typed: str) -> list[str]:
+    """Up to 25 free points for autocomplete: near the last moves first, then the rest by
+    distance from the centre, filtered by what was typed (case and spaces ignored)."""
+    game = view.game
+    board = game.board
+    prefix = typed.replace(" ", "").upper()
+    seen: set[Point] = set()
+    ordered: list[Point] = []
+
+    def consider(point: Point) -> None:
+        if point not in seen and point.is_on(board.width, board.height):
+            seen.add(point)
+            if board.is_free(point):
+                ordered.append(point)
+
+    recent = [action.point for action in reversed(game.actions) if action.point is not None]
+    for centre in recent[:6]:
+        for reach in (1, 2):
+            for dy in range(-reach, reach + 1):
+                for dx in range(-reach, reach + 1):
+                    consider(Point(centre.x + dx, centre.y + dy))
+    cx, cy = (board.width - 1) / 2, (board.height - 1) / 2
+    rest = sorted(
+        (p for p in board.free_points() if p not in seen),
+        key=lambda p: (abs(p.x - cx) + abs(p.y - cy), p.y, p.x),
+    )
+    names = [p.name for p in [*ordered, *rest]]
+    return [name for name in names if name.startswith(prefix)][:MAX_SUGGESTIONS]

@@ -1,0 +1,187 @@
+"""Reading: /rules, /help, /notify, /leaderboard, /stats, /history and /export."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text
+from bot.cogs.common import bot_of, picture_names, replay_file
+from bot.games import NoSuchGame
+from bot.pictures import game_png
+from engine import Game, Player, sgf
+
+if TYPE_CHECKING:
+    from bot.app import DotsBot
+
+HELP = """\
+**Dots**: surround your opponent's dots to capture them. `/rules` explains the game.
+- `/challenge @someone`: challenge a member (size, rules, start position, move clock, colour).
+- `/move B7`: place a dot (in the game's thread; `game:` picks one if you play several).
+- `/end`: make no more moves (asks first); `/resign`: give up (asks first).
+- `/board`, `/games`: the current picture; your running games with links.
+- `/notify on`: a direct message when it is your turn in games with a clock of an hour or more.
+- `/leaderboard`, `/stats`, `/history`: this server's ratings and records.
+- `/export game:12`: a game's record (SGF) and an animated replay.
+Admins (Manage Server): `/dots-admin cancel`, `/dots-admin settings`."""
+
+NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
+
+
+def rule_examples() -> list[tuple[str, Game]]:
+    """The key cases of the rules as small games, with a caption each."""
+    capture = Game(5, 5)
+    for point in ("C4", "C3", "B3", "A1", "D3", "E1", "C2"):
+        capture.place(point)
+    empty = Game(5, 5)
+    for point in ("C4", "A1", "B3", "E1", "D3", "A5", "C2", "C3"):
+        empty.place(point)
+    return [
+        ("Pink closes a ring around Blue's dot: a base, Pink scores 1.", capture),
+        ("Blue plays into Pink's empty ring and is captured at once: Pink scores 1.", empty),
+    ]
+
+
+def _rule_files() -> list[tuple[str, bytes]]:
+    return [(caption, game_png(game, NAMES)) for caption, game in rule_examples()]
+
+
+class Info(commands.Cog):
+    """Rules, help, notifications, leaderboard, stats, history, export."""
+
+    def __init__(self, bot: DotsBot) -> None:
+        self.bot = bot
+        self._rule_pictures: list[tuple[str, bytes]] | None = None
+
+    @app_commands.command(name="rules", description="How to play Dots, with pictures")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """A short explanation of the rules with pictures of the key cases."""
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        if self._rule_pictures is None:
+            self._rule_pictures = await asyncio.to_thread(_rule_files)
+        captions = "\n".join(
+            f"Picture {n}: {caption}" for n, (caption, _) in enumerate(self._rule_pictures, 1)
+        )
+        files = [
+            discord.File(io.BytesIO(png), filename=f"rules-{n}.png")
+            for n, (_, png) in enumerate(self._rule_pictures, 1)
+        ]
+        await interaction.followup.send(
+            f"{text.RULES_SUMMARY}\n\n{captions}", files=files, ephemeral=True
+        )
+
+    @app_commands.command(name="help", description="The bot's commands")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """List the commands."""
+        await interaction.response.send_message(HELP, ephemeral=True)
+
+    @app_commands.command(name="notify", description="Direct message me when it is my turn")
+    @app_commands.describe(setting="on: DM me on my turn (clocks of an hour or more); off: don't")
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def notify(self, interaction: discord.Interaction[Any], setting: str) -> None:
+        """Turn turn notifications on or off."""
+        on = setting == "on"
+        await self.bot.service.set_notify(user_id=interaction.user.id, on=on)
+        message = (
+            "I will DM you when it is your turn in games with a clock of an hour or more."
+            if on
+            else "No more DMs on your turn."
+        )
+        await interaction.response.send_message(message, ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="This server's best players")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's top players: rating, games, wins, losses, draws."""
+        assert interaction.guild_id is not None
+        rows = await self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
+        lines = [
+            f"{row.rank}. <@{row.user_id}> **{round(row.rating)}**"
+            f"{'?' if row.provisional else ''}: {row.games} games, "
+            f"{row.wins} won, {row.losses} lost, {row.draws} drawn"
+            for row in rows
+        ]
+        embed = discord.Embed(
+            title="Dots leaderboard",
+            description="\n".join(lines) or "No rated games yet: `/challenge` someone!",
+        )
+        if any(row.provisional for row in rows):
+            embed.set_footer(text="? = provisional rating (few games yet)")
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="stats", description="A player's rating and record")
+    @app_commands.guild_only()
+    @app_commands.describe(user="Whose stats (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+    ) -> None:
+        """A player's rating, rank and record in this server."""
+        assert interaction.guild_id is not None
+        who = user or interaction.user
+        s = await self.bot.service.stats(guild_id=interaction.guild_id, user_id=who.id)
+        rank = f"#{s.rank}" if s.rank else "unranked"
+        embed = discord.Embed(
+            title=f"Dots: {who.display_name}",
+            description=(
+                f"Rating **{round(s.rating)}** ± {round(s.rd)}"
+                f"{' (provisional)' if s.provisional else ''}, {rank}\n"
+                f"{s.games} games: {s.wins} won, {s.losses} lost, {s.draws} drawn; "
+                f"{s.running} running"
+            ),
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="history", description="A player's last games")
+    @app_commands.guild_only()
+    @app_commands.describe(user="Whose games (default: yours)")
+    async def history(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+    ) -> None:
+        """A player's last finished games in this server."""
+        assert interaction.guild_id is not None
+        who = user or interaction.user
+        entries = await self.bot.service.history(guild_id=interaction.guild_id, user_id=who.id)
+        lines = []
+        for e in entries:
+            delta = f", {round(e.rating_delta):+d}" if e.rating_delta is not None else ""
+            reason = f" ({e.reason})" if e.reason else ""
+            lines.append(
+                f"#{e.game_id} {e.outcome} {e.score}–{e.opponent_score} vs <@{e.opponent_id}> "
+                f"as {e.colour.label}, {e.width}×{e.height}{reason}{delta} "
+                f"<t:{int(e.finished.timestamp())}:R>"
+            )
+        embed = discord.Embed(
+            title=f"Dots games of {who.display_name}",
+            description="\n".join(lines) or "No finished games yet.",
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="export", description="A game's record (SGF) and animated replay")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Game number (see /games or /history)")
+    async def export(self, interaction: discord.Interaction[Any], game: int) -> None:
+        """Send the SGF file and the GIF replay of a game of this server."""
+        view = await self.bot.service.game(game)
+        if view.guild_id != interaction.guild_id:
+            raise NoSuchGame(f"there is no game #{game} in this server")
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        bot = bot_of(interaction)
+        names = await picture_names(bot, view)
+        record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE])
+        files = [
+            discord.File(io.BytesIO(record.encode()), filename=f"dots-{view.game_id}.sgf"),
+            await replay_file(bot, view),
+        ]
+        await interaction.followup.send(
+            f"Game #{view.game_id}: the record (SGF) and the replay.", files=files, ephemeral=True
+        )

@@ -1,0 +1,31 @@
+"""The pictures of a game for the adapters: one place that calls the renderer.
+
+Rendering takes tens of milliseconds on big boards; the Discord adapter calls these through
+``asyncio.to_thread`` so the event loop never waits on Pillow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+
+import renderer
+from engine import Game, Player, Point
+
+
+def game_png(
+    game: Game,
+    names: Mapping[Player, str],
+    *,
+    clock: timedelta | str | None = None,
+    marks: Iterable[Point] = (),
+) -> bytes:
+    """The current position as PNG bytes, with names, the time left and crosses on ``marks``."""
+    return renderer.render_png(
+        game, names=dict(names), clock=clock, marks=tuple(marks), highlight_last=True
+    )
+
+
+def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:
+    """The game's replay, move by move, as an animated GIF."""
+    return renderer.render_gif(game, names=dict(names))  # type: ignore[attr-defined, no-any-return]

@@ -1,0 +1,219 @@
+"""Message wording shared by the Discord adapter and the terminal: no Discord imports here.
+
+Names are passed in as a mapping from colour to how to show the player (a mention on
+Discord, "Pink"/"Blue" in the terminal), so the same sentences serve both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from engine import Board, Game, Placement, Player, Result, StopPreview, column_name
+
+Names = Mapping[Player, str]
+
+RULES_SUMMARY = (
+    "**Dots** is played on the points of a grid. Pink moves first; each turn you place one dot.\n"
+    "- Surround the other player's dots with a closed chain of your dots (diagonal links count) "
+    "and they are **captured**: the ring becomes your **base** and you score one point for "
+    "each of their dots inside.\n"
+    "- A ring around nothing of theirs is an **empty ring**: it takes nothing, and its inside "
+    "stays free. But a dot they play into it is captured at once, unless that dot closes a "
+    "base of their own.\n"
+    "- Nobody may play inside a base. Dots never move and are never removed.\n"
+    "- **End** when you are done: you make no more moves and your opponent may play on alone. "
+    "The game is over when both have ended, the board is full, or someone resigns. The higher "
+    "score wins.\n"
+    "- Under **grounding** rules ending is a **stop**: every dot of yours that is not linked to "
+    "the edge of the board is handed to your opponent, and the game is over at once."
+)
+
+CLOCK_CHOICES: dict[str, timedelta] = {
+    "30 seconds": timedelta(seconds=30),
+    "1 minute": timedelta(minutes=1),
+    "2 minutes": timedelta(minutes=2),
+    "5 minutes": timedelta(minutes=5),
+    "15 minutes": timedelta(minutes=15),
+    "1 hour": timedelta(hours=1),
+    "6 hours": timedelta(hours=6),
+    "1 day": timedelta(days=1),
+    "3 days": timedelta(days=3),
+    "7 days": timedelta(days=7),
+}
+
+TOKEN_HELP = """\
+No Discord token found (DISCORD_TOKEN in .env or the environment).
+
+To run the bot on Discord:
+  1. Open https://discord.com/developers/applications and click "New Application".
+  2. In "Bot", click "Reset Token" and copy the token.
+  3. Put it in a file named .env here:  DISCORD_TOKEN=your-token  (see .env.example).
+  4. In "OAuth2 > URL Generator" tick "bot" and "applications.commands", give the bot
+     "Send Messages", "Create Public Threads", "Send Messages in Threads", "Attach Files"
+     and "Embed Links", open the URL and add the bot to your server.
+  5. Run dots-bot again.
+
+To play right here instead, two players at one keyboard:
+  dots-bot local            (dots-bot local --help for sizes, rules and start positions)"""
+
+
+def format_duration(duration: timedelta) -> str:
+    """A short duration for players: ``"45 s"``, ``"2 min"``, ``"1 h 30 min"``, ``"3 days"``."""
+    seconds = max(0, round(duration.total_seconds()))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min" + (f" {seconds} s" if seconds else "")
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    days, hours = divmod(hours, 24)
+    return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+
+
+def time_left(deadline: datetime | None, now: datetime) -> str:
+    """How long until ``deadline``, or an empty string without one."""
+    if deadline is None:
+        return ""
+    return format_duration(deadline - now)
+
+
+def scores_line(game: Game) -> str:
+    """Both scores, e.g. ``"Pink 3 · Blue 1"``."""
+    return f"Pink {game.score(Player.PINK)} · Blue {game.score(Player.BLUE)}"
+
+
+def capture_line(placement: Placement | None) -> str:
+    """What a dot captured, e.g. ``"Pink captures 3."``; empty when it captured nothing."""
+    if placement is None:
+        return ""
+    parts = []
+    for player, gain in ((Player.PINK, placement.pink_gain), (Player.BLUE, placement.blue_gain)):
+        if gain > 0:
+            parts.append(f"{player.label} captures {gain}.")
+    return " ".join(parts)
+
+
+def describe_options(
+    *, width: int, height: int, rules: str, start: str, clock: timedelta | None, rated: bool
+) -> str:
+    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``."""
+    parts = [f"{width}×{height}", f"{rules} rules"]
+    if start != "empty":
+        parts.append(f"start: {start}")
+    parts.append("server's default clock" if clock is None else f"{format_duration(clock)} a move")
+    parts.append("rated" if rated else "unrated")
+    return ", ".join(parts)
+
+
+def turn_line(game: Game, names: Names, *, left: str = "") -> str:
+    """Whose turn it is (and how long they have), or the result once the game is over."""
+    if game.result is not None:
+        return result_line(game.result, names)
+    mover = game.to_move
+    assert mover is not None
+    line = f"{mover.label} to move: {names[mover]}"
+    if left:
+        line += f" ({left} left)"
+    if mover.opponent in game.ended:
+        line += (
+            f". {mover.opponent.label} has ended; {mover.label} plays on alone and ends when done"
+        )
+    return line + "."
+
+
+def result_line(result: Result, names: Names) -> str:
+    """The result with the winner's name, e.g. ``"Pink wins 5–3 (both ended): @ann"``."""
+    text = result.describe()
+    if result.winner is not None:
+        text += f". Well played, {names[result.winner]}!"
+    return text
+
+
+def action_line(game: Game, names: Names) -> str:
+    """What the last action did, e.g. ``"Pink plays B7. Pink captures 3."``."""
+    if not game.actions:
+        return "The game starts."
+    action = game.actions[-1]
+    who = f"{action.player.label} ({names[action.player]})"
+    if action.kind == "dot" and action.point is not None:
+        captured = capture_line(game.last_placement)
+        return f"{who} plays {action.point.name}." + (f" {captured}" if captured else "")
+    if action.kind == "resign":
+        return f"{who} resigns."
+    if action.kind == "time":
+        if game.rules == "grounding":
+            return (
+                f"{who} ran out of time: that is a stop ({len(game.handed_over)} dots handed over)."
+            )
+        return f"{who} ran out of time and has ended."
+    if game.rules == "grounding":
+        return f"{who} stops: {len(game.handed_over)} dots that are not grounded are handed over."
+    return f"{who} ends and makes no more moves."
+
+
+def play_on_line(game: Game, *, move_hint: str, end_hint: str) -> str:
+    """After one player ended: that the other may play on alone, and how."""
+    if game.is_over or not game.ended or game.to_move is None:
+        return ""
+    mover = game.to_move
+    return (
+        f"{mover.label} may play on alone, as long as they like ({move_hint}), "
+        f"and finishes the game with {end_hint}."
+    )
+
+
+def end_confirmation(game: Game, player: Player, preview: StopPreview | None = None) -> str:
+    """What ending means under the game's rules, for a confirmation prompt."""
+    if game.rules != "grounding":
+        text = (
+            "End? You make no more moves; your score stands and your opponent may play on "
+            "alone until they end too. This cannot be taken back."
+        )
+        if player.opponent in game.ended:
+            text = "End? Your opponent has already ended, so this finishes the game."
+        return text
+    preview = preview or game.stop_preview(player)
+    if not preview.allowed:
+        return f"You cannot stop yet: {preview.reason}."
+    count = len(preview.dots)
+    text = (
+        f"Stop? The game is over at once. {count} of your dots are not grounded "
+        f"and would be handed over (marked with crosses). "
+        f"Score after the stop: Pink {preview.pink} · Blue {preview.blue}."
+    )
+    if preview.loses:
+        text += " **Warning: you would lose the game.**"
+    return text
+
+
+def rating_lines(
+    changes: Sequence[tuple[str, float, float, bool]],
+) -> list[str]:
+    """Lines like ``"@ann 1500 → 1516 (+16, provisional)"`` from (name, before, after, prov)."""
+    lines = []
+    for name, before, after, provisional in changes:
+        delta = round(after) - round(before)
+        tail = ", provisional" if provisional else ""
+        lines.append(f"{name}: {round(before)} → {round(after)} ({delta:+d}{tail})")
+    return lines
+
+
+def board_text(board: Board) -> str:
+    """The board as text with column letters and row numbers (row 1 at the bottom).
+
+    ``P``/``B`` live dots, ``p``/``b`` captured ones, ``+``/``-`` empty points inside a Pink or
+    Blue base, ``.`` free points.
+    """
+    rows = board.picture().splitlines()
+    width = max(len(column_name(x)) for x in range(board.width)) + 1
+    number_width = len(str(board.height))
+    header = " " * number_width + "".join(column_name(x).rjust(width) for x in range(board.width))
+    lines = [header]
+    for index, row in enumerate(rows):
+        cells = "".join(cell.rjust(width) for cell in row.split())
+        lines.append(f"{board.height - index:>{number_width}}{cells}")
+    lines.append(header)
+    return "\n".join(lines)
