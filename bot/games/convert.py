@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime, timedelta
 
 from bot.games.errors import OptionOutOfRange
@@ -44,7 +45,8 @@ def clock_seconds(clock: timedelta) -> int:
 
 
 def check_options(options: GameOptions) -> None:
-    """Refuse options out of range (the clock is checked by ``clock_seconds``).
+    """Refuse options out of range (the clock is checked by ``clock_seconds``); may take a
+    while for a four-crosses start on a new size (see ``start_problem``).
 
     Raises:
         OptionOutOfRange: with a message naming the option.
@@ -62,10 +64,21 @@ def check_options(options: GameOptions) -> None:
         )
     if options.colour not in COLOURS:
         raise OptionOutOfRange(f"`{options.colour}` is not a colour: choose pink, blue or random")
+    problem = start_problem(options.start, options.width, options.height)
+    if problem:
+        raise OptionOutOfRange(problem)
+
+
+@functools.lru_cache(maxsize=512)
+def start_problem(start: str, width: int, height: int) -> str:
+    """Why ``start`` cannot be set up on this board ("" if it can). Costs up to ~2 s for a
+    four-crosses board that is too small (the engine tries many draws): cached per size, and
+    the service calls it off the event loop."""
     try:
-        start_dots(options.start, options.width, options.height, seed=0)
+        start_dots(start, width, height, seed=0)
     except ValueError as error:
-        raise OptionOutOfRange(str(error)) from None
+        return str(error)
+    return ""
 
 
 def encode_start_dots(dots: tuple[tuple[Player, Point], ...]) -> str:

@@ -218,7 +218,7 @@ class GameService:
             raise CannotChallengeSelf("you cannot challenge yourself")
         if opponent_is_bot:
             raise CannotChallengeBot("you cannot challenge a bot")
-        convert.check_options(options)
+        await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
         if clock is None:
             clock = (await self.guild_settings(guild_id=guild_id)).default_clock
@@ -343,7 +343,7 @@ class GameService:
         options = options or GameOptions()
         if pink_id == blue_id:
             raise CannotChallengeSelf("you cannot play against yourself")
-        convert.check_options(options)
+        await asyncio.to_thread(convert.check_options, options)
         seconds = convert.clock_seconds(options.clock or DEFAULT_CLOCK)
         seed = self._rng.randrange(2**31) if options.start == "four-crosses" else None
         dots = start_dots(options.start, options.width, options.height, seed)
