@@ -57,6 +57,8 @@ class DotsBot(commands.Bot):
         **options: Any,
     ) -> None:
         intents = options.pop("intents", None) or discord.Intents.default()
+        # The bot never joins voice: no warning about the voice libraries it does not need.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -1,0 +1,128 @@
+"""The `dots-bot` command: run the Discord bot, or play in the terminal (`dots-bot local`).
+
+With a token in ``.env`` (or the environment) it connects to Discord. Without one it explains
+how to get one and how to play locally, and offers to start a local game at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+import aiohttp
+import discord
+
+from bot import text
+from bot.app import create_bot
+from bot.config import ConfigError, Settings
+from bot.local import add_arguments, options_from, play_local
+
+log = logging.getLogger("bot")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `dots-bot`."""
+    parser = argparse.ArgumentParser(
+        prog="dots-bot",
+        description="Dots (kropki) on Discord. Settings come from .env: see .env.example.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="{run,local}")
+    commands.add_parser("run", help="run the Discord bot (the default; needs DISCORD_TOKEN)")
+    local = commands.add_parser(
+        "local", help="two players at one keyboard in this terminal (no Discord needed)"
+    )
+    add_arguments(local)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `dots-bot` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(f"dots-bot: {error}", file=sys.stderr)
+        return 2
+    if args.command == "local":
+        try:
+            options = options_from(args, database=str(settings.database))
+        except ValueError as error:
+            parser.error(str(error))
+        return asyncio.run(play_local(options))
+    if not settings.token:
+        return no_token(settings)
+    return run_bot(settings)
+
+
+def no_token(
+    settings: Settings,
+    *,
+    read: Callable[[str], str] = input,
+    interactive: bool | None = None,
+) -> int:
+    """Explain how to get a token and how to play locally; offer a local game on a terminal."""
+    print(text.TOKEN_HELP)
+    if interactive is None:
+        interactive = sys.stdin.isatty()
+    if not interactive:
+        return 1
+    try:
+        answer = read("\nStart a local game now? [y/N] ").strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return 1
+    if answer not in ("y", "yes"):
+        return 1
+    args = build_parser().parse_args(["local"])
+    return asyncio.run(play_local(options_from(args, database=str(settings.database))))
+
+
+def run_bot(settings: Settings) -> int:
+    """Run the bot until it is stopped; a friendly message (never the token) when it fails."""
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    bot = create_bot(settings)
+
+    async def runner() -> None:
+        async with bot:
+            await bot.start(settings.token)
+
+    try:
+        asyncio.run(runner())
+    except KeyboardInterrupt:
+        log.info("stopped")
+        return 0
+    except discord.LoginFailure:
+        log.error(
+            "Discord refused the token (DISCORD_TOKEN). Copy it again from the developer "
+            "portal (Bot > Reset Token) into .env."
+        )
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused an intent this bot asks for; enable it in the portal.")
+        return 1
+    except (TimeoutError, aiohttp.ClientError, OSError) as error:
+        log.error(
+            "Could not reach Discord (%s). Check the network and try again.",
+            _safe(error, settings.token),
+        )
+        return 1
+    except discord.HTTPException as error:
+        log.error(
+            "Discord answered with an error: %s %s", error.status, _safe(error, settings.token)
+        )
+        return 1
+    return 0
+
+
+def _safe(error: BaseException, token: str) -> str:
+    """An error's message for the log, with the token (should it appear) blanked out."""
+    message = str(error) or type(error).__name__
+    return message.replace(token, "***") if token else message
+
+
+if __name__ == "__main__":
+    sys.exit(main())
