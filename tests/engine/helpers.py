@@ -66,9 +66,7 @@ def picture_cells(picture: str) -> dict[Point, str]:
     }
 
 
-def transform(
-    point: Point, sym: tuple[bool, bool, bool], width: int, height: int
-) -> Point:
+def transform(point: Point, sym: tuple[bool, bool, bool], width: int, height: int) -> Point:
     """``point`` of a ``width`` x ``height`` board under symmetry ``sym``."""
     transpose, flip_x, flip_y = sym
     x, y = point

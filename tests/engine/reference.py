@@ -50,7 +50,11 @@ class RefBoard:
 
     def score(self, player: Player) -> int:
         """Rule 5.1, counted from scratch."""
-        return sum(1 for p, who in self.owner.items() if who is player and self.dot.get(p) is player.opponent)
+        return sum(
+            1
+            for p, who in self.owner.items()
+            if who is player and self.dot.get(p) is player.opponent
+        )
 
     def picture(self) -> str:
         """The same text picture as ``Board.picture``."""
@@ -122,20 +126,31 @@ class RefBoard:
                     links[p, q] = [(cx + k * dx, cy + k * dy) for k in (1, 2, 3)]
         blocked = set(vertex_at) | {c for cells in links.values() for c in cells}
 
-        def flood(starts: list[tuple[int, int]], stop: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        def flood(
+            starts: list[tuple[int, int]], stop: set[tuple[int, int]]
+        ) -> set[tuple[int, int]]:
             seen = set(starts)
             stack = list(starts)
             while stack:
                 x, y = stack.pop()
                 for dx, dy in _STEPS4:
                     q = (x + dx, y + dy)
-                    if 0 <= q[0] < size_x and 0 <= q[1] < size_y and q not in stop and q not in seen:
+                    if (
+                        0 <= q[0] < size_x
+                        and 0 <= q[1] < size_y
+                        and q not in stop
+                        and q not in seen
+                    ):
                         seen.add(q)
                         stack.append(q)
             return seen
 
-        def touches(cells: list[tuple[int, int]], area: set[tuple[int, int]], steps: object) -> bool:
-            return any((x + dx, y + dy) in area for x, y in cells for dx, dy in steps)  # type: ignore[attr-defined]
+        def touches(
+            cells: list[tuple[int, int]],
+            area: set[tuple[int, int]],
+            steps: tuple[tuple[int, int], ...],
+        ) -> bool:
+            return any((x + dx, y + dy) in area for x, y in cells for dx, dy in steps)
 
         face = flood([cell(p) for p in region], blocked)
         border_links = [pq for pq, cells in links.items() if touches(cells, face, _STEPS4)]
@@ -184,9 +199,7 @@ class RefBoard:
             region, open_ = self.region(p, self.walls(opponent))
             if not open_:
                 ring, inside = self.enclosure(region, opponent)
-                if not any(
-                    c != p and c in self.live and self.dot[c] is player for c in inside
-                ):
+                if not any(c != p and c in self.live and self.dot[c] is player for c in inside):
                     made.append((opponent, ring, inside))
         for owner, ring, inside in made:
             for c in inside:
