@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.fakediscord.records import HTTPError, Request
+from tests.fakediscord.rest import Rest
 from tests.fakediscord.state import EPHEMERAL, LOADING, Message
 
 if TYPE_CHECKING:
     from tests.fakediscord.drivers import InteractionHandle
 
 
-class Callbacks:
-    """Mixin for ``FakeDiscord``: ``/interactions/.../callback`` and ``/webhooks/{app}/{token}``."""
+class Callbacks(Rest):
+    """``/interactions/{id}/{token}/callback`` and ``/webhooks/{app}/{token}/...``."""
 
     async def _callback(self, request: web.Request, match: re.Match[str], record: Request) -> Any:
         handle = self.interactions.get(int(match["id"]))

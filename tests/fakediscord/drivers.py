@@ -11,10 +11,12 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.state import Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord, Request
+    from tests.fakediscord.records import Request
+    from tests.fakediscord.world import World
 
 # Interaction types.
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
@@ -60,7 +62,7 @@ class InteractionHandle:
 
     def __init__(
         self,
-        fake: FakeDiscord,
+        fake: World,
         *,
         type: int,
         user: User,
@@ -134,7 +136,10 @@ class InteractionHandle:
 
     async def reply(self, timeout: float = 5.0) -> Message:
         """The first filled-in message answering this interaction (after any defer)."""
-        return await self.fake.wait_until(lambda: next(iter(self.replies()), None), timeout)
+        message: Message = await self.fake.wait_until(
+            lambda: next(iter(self.replies()), None), timeout
+        )
+        return message
 
     async def wait_replies(self, count: int, timeout: float = 5.0) -> list[Message]:
         """Wait until at least ``count`` filled-in messages answer this interaction."""
@@ -163,11 +168,11 @@ class InteractionHandle:
         return [m for m in self.messages if not m.is_loading and not m.deleted]
 
 
-class Drivers:
-    """Mixin for ``FakeDiscord``: what users do."""
+class Drivers(Gateway):
+    """What users do: each action is an INTERACTION_CREATE sent to the bot."""
 
     async def slash(
-        self: FakeDiscord,
+        self,
         user: User,
         command: str,
         /,
@@ -195,7 +200,7 @@ class Drivers:
         return await self._send(APPLICATION_COMMAND, user, channel, data)
 
     async def autocomplete(
-        self: FakeDiscord,
+        self,
         user: User,
         command: str,
         /,
@@ -216,9 +221,7 @@ class Drivers:
         )
         return await self._send(AUTOCOMPLETE, user, channel, data)
 
-    async def click(
-        self: FakeDiscord, user: User, message: Message, custom_id: str
-    ) -> InteractionHandle:
+    async def click(self, user: User, message: Message, custom_id: str) -> InteractionHandle:
         """``user`` clicks the button ``custom_id`` on ``message``.
 
         Raises:
@@ -240,7 +243,7 @@ class Drivers:
         )
 
     async def select(
-        self: FakeDiscord, user: User, message: Message, custom_id: str, values: list[str]
+        self, user: User, message: Message, custom_id: str, values: list[str]
     ) -> InteractionHandle:
         """``user`` picks ``values`` in the string select ``custom_id`` on ``message``."""
         if custom_id not in message.custom_ids():
@@ -251,7 +254,7 @@ class Drivers:
         )
 
     async def submit_modal(
-        self: FakeDiscord, user: User, opened_by: InteractionHandle, values: dict[str, str]
+        self, user: User, opened_by: InteractionHandle, values: dict[str, str]
     ) -> InteractionHandle:
         """``user`` submits the modal the bot opened in answer to ``opened_by``."""
         modal = await opened_by.modal()
@@ -265,7 +268,7 @@ class Drivers:
         )
 
     async def send_interaction(
-        self: FakeDiscord,
+        self,
         kind: int,
         user: User,
         channel: Channel,
@@ -278,7 +281,7 @@ class Drivers:
 
     # ---- internals
     async def _send(
-        self: FakeDiscord,
+        self,
         kind: int,
         user: User,
         channel: Channel,
@@ -328,13 +331,13 @@ class Drivers:
         await self.dispatch("INTERACTION_CREATE", payload)
         return handle
 
-    def _permissions(self: FakeDiscord, guild: Guild | None, user: User) -> int:
+    def _permissions(self, guild: Guild | None, user: User) -> int:
         if guild is None:
             return (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16)
         return guild.permissions_of(user.id)
 
     def _command_data(
-        self: FakeDiscord,
+        self,
         user: User,
         command: str,
         guild: Guild | None,
@@ -372,7 +375,7 @@ class Drivers:
         return data
 
     def _options(
-        self: FakeDiscord,
+        self,
         schema: list[dict[str, Any]],
         values: dict[str, Any],
         guild: Guild | None,
@@ -413,7 +416,7 @@ class Drivers:
         return out
 
     def _option_value(
-        self: FakeDiscord,
+        self,
         kind: int,
         value: Any,
         guild: Guild | None,

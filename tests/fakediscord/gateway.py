@@ -11,7 +11,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fakediscord.state import DM, Channel
+from tests.fakediscord.state import DM, Channel, Guild
+from tests.fakediscord.world import World
 
 _log = logging.getLogger(__name__)
 
@@ -37,8 +38,12 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-class Gateway:
-    """Mixin for ``FakeDiscord``: the websocket side."""
+class Gateway(World):
+    """The websocket side of the fake."""
+
+    async def announce_guild(self, guild: Guild) -> None:
+        """Send GUILD_CREATE for a guild made after the bot connected."""
+        await self.dispatch("GUILD_CREATE", guild.payload())
 
     async def dispatch(self, event: str, data: Any) -> None:
         """Send a DISPATCH event to the current session (buffered while it is disconnected)."""

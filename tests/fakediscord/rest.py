@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.fakediscord.faults import error_body
+from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.records import HTTPError, Request, UploadedFile, json_response
 from tests.fakediscord.state import (
     DM,
@@ -31,83 +32,13 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-API_PREFIX = "/api/v10"
-
 Handler = Callable[[web.Request, re.Match[str], Request], Awaitable[Any]]
 
 
-class Rest:
-    """Mixin for ``FakeDiscord``: REST plumbing and the channel, message and command endpoints."""
+class Rest(Gateway):
+    """REST plumbing and the channel, message, thread, DM and command endpoints."""
 
-    def _add_routes(self) -> None:
-        table: list[tuple[str, str, Handler]] = [
-            ("GET", r"/gateway(/bot)?", self._get_gateway),
-            ("GET", r"/users/@me", self._get_me),
-            ("GET", r"/oauth2/applications/@me", self._get_application),
-            ("GET", r"/users/(?P<user>\d+)", self._get_user),
-            ("POST", r"/users/@me/channels", self._open_dm),
-            ("GET", r"/applications/(?P<app>\d+)/commands", self._get_commands),
-            ("PUT", r"/applications/(?P<app>\d+)/commands", self._put_commands),
-            (
-                "GET",
-                r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands",
-                self._get_commands,
-            ),
-            (
-                "PUT",
-                r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands",
-                self._put_commands,
-            ),
-            ("GET", r"/channels/(?P<channel>\d+)", self._get_channel),
-            ("PATCH", r"/channels/(?P<channel>\d+)", self._edit_channel),
-            ("GET", r"/channels/(?P<channel>\d+)/messages", self._history),
-            ("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message),
-            ("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message),
-            ("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message),
-            (
-                "DELETE",
-                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)",
-                self._delete_message,
-            ),
-            ("POST", r"/channels/(?P<channel>\d+)/threads", self._create_thread),
-            (
-                "POST",
-                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/threads",
-                self._create_thread,
-            ),
-            (
-                "PUT",
-                r"/channels/(?P<channel>\d+)/thread-members/(?P<user>@me|\d+)",
-                self._no_content,
-            ),
-            ("POST", r"/channels/(?P<channel>\d+)/typing", self._no_content),
-            ("GET", r"/guilds/(?P<guild>\d+)", self._get_guild),
-            ("GET", r"/guilds/(?P<guild>\d+)/channels", self._get_guild_channels),
-            (
-                "PUT",
-                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/reactions/(?P<emoji>[^/]+)/@me",
-                self._react,
-            ),
-            ("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member),
-            ("POST", r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback", self._callback),
-            ("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup),
-            (
-                "GET",
-                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
-                self._get_webhook_message,
-            ),
-            (
-                "PATCH",
-                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
-                self._edit_webhook_message,
-            ),
-            (
-                "DELETE",
-                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
-                self._delete_webhook_message,
-            ),
-        ]
-        self._routes = [(m, re.compile(p + r"/?$"), h) for m, p, h in table]
+    _routes: list[tuple[str, re.Pattern[str], Handler]]
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]

@@ -10,33 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import time
-from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
 
 from tests.fakediscord.callbacks import Callbacks
-from tests.fakediscord.drivers import Drivers, InteractionHandle
-from tests.fakediscord.faults import Faults
-from tests.fakediscord.gateway import Gateway, Session
-from tests.fakediscord.records import Request
-from tests.fakediscord.rest import API_PREFIX, Handler, Rest
-from tests.fakediscord.state import (
-    DM,
-    EVERYONE_PERMISSIONS,
-    GUILD_TEXT,
-    Channel,
-    Guild,
-    Member,
-    Message,
-    Role,
-    Snowflakes,
-    User,
-)
+from tests.fakediscord.drivers import Drivers
+from tests.fakediscord.rest import Handler
+from tests.fakediscord.world import API_PREFIX
 
 
-class FakeDiscord(Gateway, Rest, Callbacks, Drivers):
+class FakeDiscord(Callbacks, Drivers):
     """A local Discord: state, REST, gateway, recording, drivers and fault injection.
 
     Typical use is through ``tests.fakediscord.fixtures``; on its own::
@@ -48,33 +31,8 @@ class FakeDiscord(Gateway, Rest, Callbacks, Drivers):
     """
 
     def __init__(self, *, token: str = "fake-bot-token", bot_name: str = "DotsBot") -> None:
-        self.token = token
-        self.snowflakes = Snowflakes()
-        self.bot = User(id=self.snowflakes.next(), name=bot_name, bot=True)
-        self.application_id = self.bot.id
-        self.owner = User(id=self.snowflakes.next(), name="owner")
-        self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
-        self.guilds: dict[int, Guild] = {}
-        self.channels: dict[int, Channel] = {}
-        self.messages: dict[int, Message] = {}
-        self.global_commands: list[dict[str, Any]] = []
-        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
-        self.command_syncs: list[Request] = []
-        self.requests: list[Request] = []
-        self.faults = Faults()
-        self.interactions: dict[int, InteractionHandle] = {}
-        self.interactions_by_token: dict[str, InteractionHandle] = {}
-        self.sessions: dict[str, Session] = {}
-        self.session: Session | None = None
-        self.identifies = 0
-        self.resumes = 0
-        # Like Discord, a first callback later than this many seconds gets 404/10062 (None: never).
-        self.callback_deadline: float | None = 3.0
-        self._awaiting_file: dict[int, list[InteractionHandle]] = {}
-        self.port = 0
+        super().__init__(token=token, bot_name=bot_name)
         self._runner: web.AppRunner | None = None
-        self._changed: asyncio.Condition | None = None
-        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
         self._add_routes()
 
     # ----------------------------------------------------------------- lifecycle
@@ -90,9 +48,7 @@ class FakeDiscord(Gateway, Rest, Callbacks, Drivers):
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets
-        self.port = server.sockets[0].getsockname()[1]
+        self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
         """Close every websocket and stop listening."""
@@ -104,167 +60,72 @@ class FakeDiscord(Gateway, Rest, Callbacks, Drivers):
             await self._runner.cleanup()
             self._runner = None
 
-    @property
-    def base_url(self) -> str:
-        """The value for ``discord.http.Route.BASE``."""
-        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
-
-    @property
-    def gateway_url(self) -> str:
-        """The value for ``DiscordWebSocket.DEFAULT_GATEWAY`` (and the resume URL)."""
-        return f"ws://127.0.0.1:{self.port}/"
-
-    # ----------------------------------------------------------------- world building
-
-    def create_user(self, name: str, *, dms_closed: bool = False, bot: bool = False) -> User:
-        """A new user; ``dms_closed`` makes DMs to them fail with 403/50007."""
-        user = User(id=self.snowflakes.next(), name=name, dms_closed=dms_closed, bot=bot)
-        self.users[user.id] = user
-        return user
-
-    def create_guild(
-        self, name: str = "Test Server", *, channels: tuple[str, ...] = ("general",)
-    ) -> Guild:
-        """A guild owned by ``self.owner`` with the bot as a member and some text channels.
-
-        Create guilds before the bot connects, or call ``announce_guild`` afterwards.
-        """
-        guild = Guild(id=self.snowflakes.next(), name=name, owner_id=self.owner.id)
-        guild.roles[guild.id] = Role(
-            id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS
-        )
-        self.guilds[guild.id] = guild
-        self.add_member(guild, self.owner)
-        self.add_member(guild, self.bot)
-        for channel_name in channels:
-            self.create_channel(guild, channel_name)
-        return guild
-
-    def add_member(self, guild: Guild, user: User, *, permissions: int = 0) -> Member:
-        """Make ``user`` a member of ``guild``; extra ``permissions`` come through a new role."""
-        roles: list[int] = []
-        if permissions:
-            role = Role(
-                id=self.snowflakes.next(),
-                name=f"{user.name}-role",
-                permissions=permissions,
-                position=1,
-            )
-            guild.roles[role.id] = role
-            roles.append(role.id)
-        member = Member(user=user, roles=roles)
-        guild.members[user.id] = member
-        return member
-
-    def create_channel(self, guild: Guild, name: str, *, threads_allowed: bool = True) -> Channel:
-        """A text channel; with ``threads_allowed=False`` creating threads in it gets 403."""
-        channel = Channel(
-            id=self.snowflakes.next(),
-            type=GUILD_TEXT,
-            name=name,
-            guild_id=guild.id,
-            threads_allowed=threads_allowed,
-        )
-        guild.channels[channel.id] = channel
-        self.channels[channel.id] = channel
-        return channel
-
-    async def announce_guild(self, guild: Guild) -> None:
-        """Send GUILD_CREATE for a guild made after the bot connected."""
-        await self.dispatch("GUILD_CREATE", guild.payload())
-
-    def channel_named(self, name: str, guild: Guild | None = None) -> Channel:
-        """The channel or thread with this name (in ``guild`` if given)."""
-        for channel in self.channels.values():
-            if channel.name == name and (guild is None or channel.guild_id == guild.id):
-                return channel
-        raise KeyError(name)
-
-    def threads(self, parent: Channel | None = None) -> list[Channel]:
-        """Threads, oldest first (only those under ``parent`` if given)."""
-        return [
-            c
-            for c in self.channels.values()
-            if c.is_thread and (parent is None or c.parent_id == parent.id)
+    def _add_routes(self) -> None:
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", r"/gateway(/bot)?", self._get_gateway),
+            ("GET", r"/users/@me", self._get_me),
+            ("GET", r"/oauth2/applications/@me", self._get_application),
+            ("GET", r"/users/(?P<user>\d+)", self._get_user),
+            ("POST", r"/users/@me/channels", self._open_dm),
+            ("GET", r"/applications/(?P<app>\d+)/commands", self._get_commands),
+            ("PUT", r"/applications/(?P<app>\d+)/commands", self._put_commands),
+            (
+                "GET",
+                r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands",
+                self._get_commands,
+            ),
+            (
+                "PUT",
+                r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands",
+                self._put_commands,
+            ),
+            ("GET", r"/channels/(?P<channel>\d+)", self._get_channel),
+            ("PATCH", r"/channels/(?P<channel>\d+)", self._edit_channel),
+            ("GET", r"/channels/(?P<channel>\d+)/messages", self._history),
+            ("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message),
+            ("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message),
+            ("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message),
+            (
+                "DELETE",
+                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)",
+                self._delete_message,
+            ),
+            ("POST", r"/channels/(?P<channel>\d+)/threads", self._create_thread),
+            (
+                "POST",
+                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/threads",
+                self._create_thread,
+            ),
+            (
+                "PUT",
+                r"/channels/(?P<channel>\d+)/thread-members/(?P<user>@me|\d+)",
+                self._no_content,
+            ),
+            ("POST", r"/channels/(?P<channel>\d+)/typing", self._no_content),
+            ("GET", r"/guilds/(?P<guild>\d+)", self._get_guild),
+            ("GET", r"/guilds/(?P<guild>\d+)/channels", self._get_guild_channels),
+            (
+                "PUT",
+                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/reactions/(?P<emoji>[^/]+)/@me",
+                self._react,
+            ),
+            ("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member),
+            ("POST", r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback", self._callback),
+            ("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup),
+            (
+                "GET",
+                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
+                self._get_webhook_message,
+            ),
+            (
+                "PATCH",
+                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
+                self._edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
+                self._delete_webhook_message,
+            ),
         ]
-
-    def dm_channel(self, user: User) -> Channel | None:
-        """The bot's DM channel with ``user``, if the bot opened one."""
-        for channel in self.channels.values():
-            if channel.type == DM and channel.recipient is user:
-                return channel
-        return None
-
-    def find_command(self, name: str, guild: Guild | None = None) -> dict[str, Any]:
-        """The synced top-level command ``name`` (guild commands first)."""
-        pools = []
-        if guild is not None:
-            pools.append(self.guild_commands.get(guild.id, []))
-        pools.append(self.global_commands)
-        for pool in pools:
-            for command in pool:
-                if command["name"] == name and command.get("type", 1) == 1:
-                    return command
-        raise KeyError(f"no synced slash command named {name!r}")
-
-    # ----------------------------------------------------------------- waiting
-
-    async def notify(self) -> None:
-        """Wake everything waiting in ``wait_until``."""
-        if self._changed is None:
-            return
-        async with self._changed:
-            self._changed.notify_all()
-
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
-        """Wait until ``predicate()`` is truthy and return its value.
-
-        It is re-checked on every change the fake sees and every 20 ms, so predicates on
-        the bot's own state (errors it logged, rows it wrote) work too.
-
-        Raises:
-            TimeoutError: if it is still falsy after ``timeout`` seconds.
-        """
-        assert self._changed is not None, "start() the fake first"
-        deadline = time.perf_counter() + timeout
-        while True:
-            result = predicate()
-            if result:
-                return result
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise TimeoutError(f"condition not met within {timeout} s")
-            async with self._changed:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
-
-    # ----------------------------------------------------------------- queries for tests
-
-    def requests_to(self, method: str, path_regex: str) -> list[Request]:
-        """Recorded requests whose method matches and whose path contains ``path_regex``."""
-        pattern = re.compile(path_regex)
-        return [r for r in self.requests if r.method == method.upper() and pattern.search(r.path)]
-
-    def command_schema(self, guild: Guild | None = None) -> list[dict[str, Any]]:
-        """The synced commands as the bot sent them (no ids or versions), sorted by name.
-
-        Stable across runs, so it can be compared with a reviewed golden file.
-        """
-        pool = self.guild_commands.get(guild.id, []) if guild else self.global_commands
-        volatile = {"id", "application_id", "version", "guild_id"}
-        return sorted(
-            ({k: v for k, v in c.items() if k not in volatile} for c in pool),
-            key=lambda c: (c["name"], c.get("type", 1)),
-        )
-
-    def handles(self, *, kind: int | None = None) -> list[InteractionHandle]:
-        """Every interaction sent so far (of one interaction type if given), oldest first."""
-        return [h for h in self.interactions.values() if kind is None or h.type == kind]
-
-    def posted(self, channel: Channel, *, include_ephemeral: bool = False) -> list[Message]:
-        """Messages in ``channel``, oldest first (public ones unless told otherwise)."""
-        return [
-            m
-            for m in channel.messages
-            if not m.deleted and (include_ephemeral or not m.is_ephemeral)
-        ]
+        self._routes = [(m, re.compile(p + r"/?$"), h) for m, p, h in table]

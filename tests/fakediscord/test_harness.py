@@ -64,7 +64,7 @@ class AskModal(discord.ui.Modal, title="Ask"):
 class TinyBot:
     """The bot under test and what it observed."""
 
-    bot: commands.Bot
+    bot: commands.Bot | commands.AutoShardedBot
     errors: list[BaseException] = field(default_factory=list)
     clicks: list[int] = field(default_factory=list)
 
@@ -231,7 +231,8 @@ async def test_deferred_followup_carries_a_png_and_a_button(world: World) -> Non
     assert [b["custom_id"] for b in reply.buttons()] == ["tiny:poke"]
     (upload,) = world.fake.requests_to("POST", FOLLOWUP)
     assert upload.query.get("wait") in ("1", "true") and upload.files[0].is_png
-    assert handle.file_latency is not None and handle.file_latency >= handle.response_latency
+    assert handle.response_latency is not None and handle.file_latency is not None
+    assert handle.file_latency >= handle.response_latency
     assert world.fake.posted(world.general) == [reply]
 
 
