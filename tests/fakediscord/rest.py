@@ -373,11 +373,7 @@ class Rest(Gateway):
         user = self.users.get(int((record.json or {}).get("recipient_id", 0)))
         if user is None:
             raise HTTPError(400, 50035, "Invalid Form Body")
-        channel = self.dm_channel(user)
-        if channel is None:
-            channel = Channel(id=self.snowflakes.next(), type=DM, recipient=user)
-            self.channels[channel.id] = channel
-        return channel.payload()
+        return self.open_dm(user).payload()
 
     async def _dispatch_quietly(self, event: str, data: Any) -> None:
         if self.session is not None:

@@ -26,6 +26,7 @@ __all__ = ["fake_discord"]  # the fixture is used by name
 
 CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
 FOLLOWUP = r"^/webhooks/\d+/[^/]+$"
+COMMANDS = ["ask", "dots", "export", "hello", "picture", "ping", "post", "think"]
 
 
 def png_bytes() -> bytes:
@@ -116,6 +117,17 @@ def make_tiny_bot(*, sharded: bool = False) -> TinyBot:
         else:
             await interaction.response.send_message("sent", ephemeral=True)
 
+    @bot.tree.command(description="Export a file")
+    async def export(interaction: discord.Interaction) -> None:
+        sgf = discord.File(io.BytesIO(b"(;GM[40])"), filename="game.sgf")
+        await interaction.response.send_message("the record", file=sgf)
+        await interaction.followup.send("only you see this", ephemeral=True)
+
+    @bot.tree.command(description="Think in public, then answer")
+    async def think(interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await interaction.followup.send("done thinking", ephemeral=True)
+
     @bot.tree.command(description="Ask a question")
     async def ask(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(AskModal())
@@ -183,14 +195,7 @@ async def test_login_and_command_sync_are_recorded(world: World) -> None:
     assert world.tiny.bot.user is not None and world.tiny.bot.user.id == fake.bot.id
     assert world.tiny.bot.get_guild(world.guild.id) is not None
     (sync,) = fake.requests_to("PUT", rf"^/applications/{fake.application_id}/commands$")
-    assert sorted(c["name"] for c in sync.json) == [
-        "ask",
-        "dots",
-        "hello",
-        "picture",
-        "ping",
-        "post",
-    ]
+    assert sorted(c["name"] for c in sync.json) == COMMANDS
     dots = fake.find_command("dots")
     (move,) = dots["options"]
     assert (move["name"], move["type"]) == ("move", 1)
@@ -201,7 +206,7 @@ async def test_guild_sync_goes_to_the_guild_route(world: World) -> None:
     tree = world.tiny.bot.tree
     tree.copy_global_to(guild=discord.Object(world.guild.id))
     synced = await tree.sync(guild=discord.Object(world.guild.id))
-    assert {c.name for c in synced} == {"ask", "dots", "hello", "picture", "ping", "post"}
+    assert {c.name for c in synced} == set(COMMANDS)
     assert world.fake.requests_to("PUT", rf"/guilds/{world.guild.id}/commands$")
     handle = await world.fake.slash(world.alice, "hello", channel=world.general, name="guild")
     assert handle.data["guild_id"] == str(world.guild.id)
@@ -423,5 +428,28 @@ async def test_command_schema_is_stable_for_a_golden_file(world: World) -> None:
     first = world.fake.command_schema()
     await world.tiny.bot.tree.sync()
     assert world.fake.command_schema() == first
-    assert [c["name"] for c in first] == ["ask", "dots", "hello", "picture", "ping", "post"]
+    assert [c["name"] for c in first] == COMMANDS
     assert all("id" not in c and "version" not in c for c in first)
+
+
+async def test_initial_response_with_a_file_then_a_private_followup(world: World) -> None:
+    handle = await world.fake.slash(world.alice, "export", channel=world.general)
+    first, second = await handle.wait_replies(2)
+    assert first is handle.original and not first.is_ephemeral
+    assert [(a.filename, a.data) for a in first.attachments] == [("game.sgf", b"(;GM[40])")]
+    assert second.content == "only you see this" and second.is_ephemeral
+    assert world.fake.posted(world.general) == [first]
+
+
+async def test_a_followup_cannot_make_a_public_defer_private(world: World) -> None:
+    handle = await world.fake.slash(world.alice, "think", channel=world.general)
+    reply = await handle.reply()
+    assert reply.content == "done thinking" and not reply.is_ephemeral
+
+
+async def test_slash_command_in_a_dm(world: World) -> None:
+    dm = world.fake.open_dm(world.alice)
+    handle = await world.fake.slash(world.alice, "hello", channel=dm, name="dm")
+    reply = await handle.reply()
+    assert reply.content == "hello dm" and reply.channel_id == dm.id
+    assert "member" not in handle.data and handle.guild is None

@@ -148,6 +148,15 @@ class World:
                 return channel
         return None
 
+    def open_dm(self, user: User) -> Channel:
+        """The DM channel between the bot and ``user`` (made if needed): where a user runs
+        slash commands in DMs, and where the bot's DMs to them land."""
+        channel = self.dm_channel(user)
+        if channel is None:
+            channel = Channel(id=self.snowflakes.next(), type=DM, recipient=user)
+            self.channels[channel.id] = channel
+        return channel
+
     def find_command(self, name: str, guild: Guild | None = None) -> dict[str, Any]:
         """The synced top-level command ``name`` (guild commands first)."""
         pools = []
