@@ -131,19 +131,19 @@ class InteractionHandle:
         Raises:
             TimeoutError: if the bot did not answer in ``timeout`` seconds.
         """
-        await self.fake.wait_until(lambda: self.callbacks, timeout)
+        await self.fake.wait_until(lambda: self.callbacks, timeout, poll=None)
         return self.callbacks[0]
 
     async def reply(self, timeout: float = 5.0) -> Message:
         """The first filled-in message answering this interaction (after any defer)."""
         message: Message = await self.fake.wait_until(
-            lambda: next(iter(self.replies()), None), timeout
+            lambda: next(iter(self.replies()), None), timeout, poll=None
         )
         return message
 
     async def wait_replies(self, count: int, timeout: float = 5.0) -> list[Message]:
         """Wait until at least ``count`` filled-in messages answer this interaction."""
-        await self.fake.wait_until(lambda: len(self.replies()) >= count, timeout)
+        await self.fake.wait_until(lambda: len(self.replies()) >= count, timeout, poll=None)
         return self.replies()
 
     async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
@@ -160,7 +160,7 @@ class InteractionHandle:
 
     async def failed(self, timeout: float = 5.0) -> Request:
         """The first request answering this interaction that got an error status."""
-        await self.fake.wait_until(lambda: self.failures, timeout)
+        await self.fake.wait_until(lambda: self.failures, timeout, poll=None)
         return self.failures[0]
 
     def replies(self) -> list[Message]:

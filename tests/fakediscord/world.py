@@ -178,27 +178,32 @@ class World:
         async with self._changed:
             self._changed.notify_all()
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+    async def wait_until(
+        self, predicate: Callable[[], Any], timeout: float = 5.0, *, poll: float | None = 0.02
+    ) -> Any:
         """Wait until ``predicate()`` is truthy and return its value.
 
-        It is re-checked on every change the fake sees and every 20 ms, so predicates on
-        the bot's own state (errors it logged, rows it wrote) work too.
+        It is re-checked on every change the fake sees and, unless ``poll`` is None, every
+        ``poll`` seconds, so predicates on the bot's own state (errors it logged, rows it
+        wrote) work too. Predicates on the fake's state alone can pass ``poll=None``.
 
         Raises:
             TimeoutError: if it is still falsy after ``timeout`` seconds.
         """
         assert self._changed is not None, "start() the fake first"
         deadline = time.perf_counter() + timeout
-        while True:
-            result = predicate()
-            if result:
-                return result
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise TimeoutError(f"condition not met within {timeout} s")
-            async with self._changed:
+        # Checking under the condition's lock means no notify can slip in between.
+        async with self._changed:
+            while True:
+                result = predicate()
+                if result:
+                    return result
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    raise TimeoutError(f"condition not met within {timeout} s")
+                step = left if poll is None else min(left, poll)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
+                    await asyncio.wait_for(self._changed.wait(), step)
 
     # ----------------------------------------------------------------- queries for tests
 
