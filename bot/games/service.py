@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 from bot.games import convert
 from bot.games.convert import to_dt, to_ts
@@ -836,6 +837,7 @@ class GameService:
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             mine = row.pink_score if colour is Player.PINK else row.blue_score
             theirs = row.blue_score if colour is Player.PINK else row.pink_score
+            outcome: Literal["win", "loss", "draw", "aborted"]
             if row.status == "aborted":
                 outcome = "aborted"
             elif row.winner is None:

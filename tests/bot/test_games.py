@@ -465,3 +465,14 @@ async def test_a_failed_commit_leaves_memory_equal_to_the_database(
     assert snapshot.to_move_id == BOB
     await service.place(game_id=view.game_id, user_id=BOB, point="D4")
     assert len(await actions_in_db(service, view.game_id)) == 2
+
+
+async def test_two_accepts_at_once_start_one_game(service: GameService) -> None:
+    cid = await challenge(service)
+    results = await asyncio.gather(
+        service.accept(challenge_id=cid, user_id=BOB),
+        service.accept(challenge_id=cid, user_id=BOB),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, ChallengeClosed) for r in results) == 1
+    assert len(await service.store.execute("SELECT * FROM games")) == 1
