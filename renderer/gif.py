@@ -1,0 +1,244 @@
+"""An animated replay of a whole game: one frame per action, the last frame held.
+
+Frames are not drawn whole. After each action only the regions that changed are painted again
+(the new dot, the last-move ring leaving the dot before, new bases, the header), and a frame
+stores only the box around what changed, with unchanged pixels transparent. Pillow's own
+multi-frame GIF writer keeps every full frame in memory (1000 frames of a 39x32 board would
+take about 1 GB), so the file is put together here: Pillow compresses each frame's pixels
+(LZW), this module writes the GIF blocks around them.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Iterator
+
+from PIL import Image, ImageChops
+
+from engine import Game, Placement, Player, Record
+from renderer.layout import Layout, layout
+from renderer.palette import TRANSPARENT, palette_bytes, to_palette
+from renderer.picture import Box, Header, Names, Scene, name_pair, paint, scene_of, shapes
+from renderer.text import clean
+
+HOLD_MS = 5000  # how long the last frame stays before the replay starts again
+START_MS = 1000
+
+
+def frame_ms(actions: int) -> int:
+    """How long each move is shown: a whole game plays in about 40 seconds, but no move is
+    shown for less than 60 ms or more than 600 ms."""
+    return max(60, min(600, 10 * round(4_000 / max(1, actions))))
+
+
+def render_gif(
+    source: Record | Game,
+    *,
+    names: Names = None,
+    move_ms: int | None = None,
+    hold_ms: int = HOLD_MS,
+) -> bytes:
+    """An animated GIF replaying ``source`` (a record, or a game's record) action by action.
+
+    Each frame shows the position after one action; captures appear as they happen and the
+    last frame is held for ``hold_ms``. ``move_ms`` is each move's time on screen (by default
+    a whole game takes about 40 seconds).
+
+    Raises:
+        DotsError: the record holds an illegal action.
+    """
+    record = source.record if isinstance(source, Game) else source
+    game = Game(
+        record.width,
+        record.height,
+        rules=record.rules,
+        start=record.start,
+        start_dots=record.start_dots,
+        any_size=True,
+    )
+    lay = layout(record.width, record.height)
+    shown = name_pair(names)
+    delay = move_ms if move_ms is not None else frame_ms(len(record.actions))
+    writer = _Writer(lay)
+    scene = scene_of(lay, game, names=shown)
+    total = len(record.actions)
+    scene.header = _header(game, shown, _status(game, total))
+    canvas = to_palette(paint(lay, scene))
+    writer.add(canvas.copy(), (0, 0, *lay.size), START_MS if record.actions else hold_ms)
+    for n, action in enumerate(record.actions, start=1):
+        before = scene
+        placement = game.apply(action)
+        header = _header(game, shown, _status(game, total))
+        scene = _next_scene(lay, game, before, placement, header)
+        boxes = list(_changes(lay, before, scene, game, placement))
+        previous = {box: canvas.crop(box) for box in boxes}
+        for box in boxes:
+            canvas.paste(to_palette(paint(lay, scene, box)), box[:2])
+        last = n == len(record.actions)
+        writer.add_change(canvas, previous, hold_ms if last else delay)
+    return writer.finish()
+
+
+def _status(game: Game, total: int) -> str:
+    """The header's second line: it changes only when a player ends and at the result, so
+    that a frame of an ordinary move holds only the board around the move."""
+    ended = " and ".join(p.label for p in Player if p in game.ended)
+    if ended:
+        return f"{ended} ended"
+    plural = "" if total == 1 else "s"
+    return f"Replay of {total} action{plural}, {game.rules} rules"
+
+
+def _header(game: Game, names: tuple[str, str], status: str) -> Header:
+    scores = (game.score(Player.PINK), game.score(Player.BLUE))
+    if game.result is not None:
+        return Header(names, scores, clean(game.result.describe()), game.winner)
+    return Header(names, scores, status, None)
+
+
+def _next_scene(
+    lay: Layout, game: Game, before: Scene, placement: Placement | None, header: Header
+) -> Scene:
+    """The scene after one action, updated from the scene before (cheaper than reading the
+    whole board again)."""
+    board = game.board
+    dots = before.dots
+    bases = before.bases
+    last = before.last
+    if placement is not None:
+        live_at, index = board.live_at, board.index
+        point = placement.point
+        dots[point] = (placement.player, live_at(index(point)) == placement.player)
+        for captured in placement.captured:
+            dots[captured] = (dots[captured][0], False)
+        last = point
+        if placement.bases or any(fresh for _, fresh in bases):
+            bases = shapes(lay, board.bases, placement.bases)
+    marks = game.handed_over if game.is_over else ()
+    return Scene(dots, bases, last, marks, header)
+
+
+def _changes(
+    lay: Layout, before: Scene, after: Scene, game: Game, placement: Placement | None
+) -> Iterator[Box]:
+    """The boxes of the picture that differ between two scenes one action apart."""
+    if before.header != after.header:
+        yield (0, 0, lay.image_width, lay.header_height)
+    reach = lay.marker_reach
+    for point in {before.last, after.last} - {None}:
+        if point is not None and before.last != after.last:
+            yield _clip(lay, lay.point_box(point, reach))
+    old = {shape.box for shape, fresh in before.bases if fresh}
+    new = {shape.box for shape, _ in after.bases if shape not in {s for s, _ in before.bases}}
+    new |= {shape.box for shape, fresh in after.bases if fresh}
+    for box in old | new:
+        yield _clip(lay, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2))
+    for point in after.marks:
+        yield _clip(lay, lay.point_box(point, reach))
+
+
+def _clip(lay: Layout, box: Box) -> Box:
+    return (
+        max(0, box[0]),
+        max(0, box[1]),
+        min(lay.image_width, box[2]),
+        min(lay.image_height, box[3]),
+    )
+
+
+class _Writer:
+    """Writes GIF blocks: one colour table for all frames, each frame a box of changes."""
+
+    def __init__(self, lay: Layout) -> None:
+        self.out = io.BytesIO()
+        self.out.write(b"GIF89a")
+        # Global colour table of 256 entries (flag 0x80, colour resolution 7, size 7).
+        self.out.write(struct.pack("<HHBBB", lay.image_width, lay.image_height, 0xF7, 0, 0))
+        self.out.write(palette_bytes())
+        # Loop forever (the Netscape extension).
+        self.out.write(b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")
+        self.pending: tuple[Image.Image, int, int, bool] | None = None
+        self.pending_ms = 0
+
+    def add(self, image: Image.Image, box: Box, ms: int, *, transparent: bool = False) -> None:
+        """Queue ``image`` (the pixels of ``box``) as the next frame, shown for ``ms``."""
+        self._flush()
+        self.pending = (image, box[0], box[1], transparent)
+        self.pending_ms = ms
+
+    def add_change(self, canvas: Image.Image, previous: dict[Box, Image.Image], ms: int) -> None:
+        """Queue the next frame from ``canvas`` and the pixels its changed boxes held before;
+        an action that changed nothing lengthens the frame before."""
+        if not previous:
+            self.pending_ms += ms
+            return
+        left = min(box[0] for box in previous)
+        top = min(box[1] for box in previous)
+        right = max(box[2] for box in previous)
+        bottom = max(box[3] for box in previous)
+        old = Image.new("P", (right - left, bottom - top), TRANSPARENT)
+        for box, pixels in previous.items():
+            old.paste(pixels, (box[0] - left, box[1] - top))
+        new = canvas.crop((left, top, right, bottom))
+        changed = ImageChops.subtract_modulo(new, old)
+        # Pixels outside every changed box compare against TRANSPARENT: count them unchanged.
+        outside = Image.new("1", new.size, 1)
+        for box in previous:
+            outside.paste(0, (box[0] - left, box[1] - top, box[2] - left, box[3] - top))
+        changed.paste(0, mask=outside)
+        bbox = changed.getbbox()
+        if bbox is None:
+            self.pending_ms += ms
+            return
+        new = new.crop(bbox)
+        unchanged = changed.crop(bbox).point([255] + [0] * 255, "1")
+        new.paste(TRANSPARENT, mask=unchanged)
+        self.add(new, (left + bbox[0], top + bbox[1], 0, 0), ms, transparent=True)
+
+    def _flush(self) -> None:
+        if self.pending is None:
+            return
+        image, x, y, transparent = self.pending
+        centiseconds = max(2, round(self.pending_ms / 10))
+        flags = (1 << 2) | (1 if transparent else 0)  # disposal 1: leave the frame in place
+        self.out.write(b"\x21\xf9\x04" + struct.pack("<BHB", flags, centiseconds, TRANSPARENT))
+        self.out.write(b"\x00")
+        self.out.write(b"\x2c" + struct.pack("<HHHHB", x, y, image.width, image.height, 0))
+        self.out.write(_pixel_data(image))
+        self.pending = None
+
+    def finish(self) -> bytes:
+        """The whole file."""
+        self._flush()
+        self.out.write(b"\x3b")
+        return self.out.getvalue()
+
+
+def _pixel_data(image: Image.Image) -> bytes:
+    """The LZW-compressed pixels of ``image`` as GIF sub-blocks (code size byte first),
+    taken from a one-frame GIF written by Pillow with the same palette."""
+    # The frames are crops of a picture mapped onto the fixed palette, so the indices written
+    # are indices into the global colour table.
+    buffer = io.BytesIO()
+    image.save(buffer, format="GIF", optimize=False, interlace=False)
+    data = buffer.getvalue()
+    at = 13
+    if data[10] & 0x80:
+        at += 3 << ((data[10] & 7) + 1)
+    while data[at] == 0x21:  # extensions: label, then sub-blocks up to an empty one
+        at += 2
+        while data[at]:
+            at += data[at] + 1
+        at += 1
+    if data[at] != 0x2C:  # pragma: no cover - Pillow wrote something unexpected
+        raise AssertionError("no image in Pillow's GIF")
+    packed = data[at + 9]
+    at += 10
+    if packed & 0xC0:  # pragma: no cover - a local colour table, or interlaced rows
+        raise AssertionError("Pillow wrote a local colour table or interlaced rows")
+    start = at
+    at += 1
+    while data[at]:
+        at += data[at] + 1
+    return data[start : at + 1]

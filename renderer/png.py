@@ -1,0 +1,45 @@
+"""A position as a PNG: the picture the bot posts after every move."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from engine import Board, Game, Point
+from renderer.layout import layout
+from renderer.palette import to_palette
+from renderer.picture import Clock, Names, paint, scene_of
+
+# zlib level 1 is about as small as 6 for these flat pictures and several times faster.
+COMPRESS_LEVEL = 1
+
+
+def render_png(
+    position: Game | Board,
+    *,
+    names: Names = None,
+    clock: Clock = None,
+    marks: Sequence[Point | str] = (),
+    highlight_last: bool = True,
+    labels: bool = True,
+) -> bytes:
+    """The PNG of a game or a board.
+
+    ``names`` are the players' names, Pink's first (or a dict by Player); ``clock`` is the time
+    left to the player to move (seconds, a timedelta, or a text shown as it is); ``marks`` are
+    points drawn with a cross (the dots a stop would hand over, rule 8.2); a game over by a stop
+    marks the dots it handed over when no marks are given. ``highlight_last`` marks the last dot
+    and emphasises the bases it made; ``labels`` draws the coordinates around the board.
+
+    Raises:
+        InvalidPointError, OffBoardError: a mark that is not a point of this board.
+    """
+    board = position.board if isinstance(position, Game) else position
+    lay = layout(board.width, board.height)
+    scene = scene_of(
+        lay, position, names=names, clock=clock, marks=marks, highlight_last=highlight_last
+    )
+    image = to_palette(paint(lay, scene, labels=labels))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
+    return out.getvalue()
