@@ -65,3 +65,7 @@ class IllegalMove(Refusal):
 
 class TooLateToAbort(Refusal):
     """A game can be aborted only before its first move."""
+
+
+class GameChanged(Refusal):
+    """The game changed under the action (another process wrote to it); look again and retry."""

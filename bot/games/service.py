@@ -17,6 +17,7 @@ import inspect
 import logging
 import random
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -30,6 +31,7 @@ from bot.games.errors import (
     CannotChallengeSelf,
     ChallengeClosed,
     ChallengeExists,
+    GameChanged,
     GameOver,
     IllegalMove,
     NoSuchChallenge,
@@ -62,6 +64,7 @@ from bot.games.models import (
 from bot.ratings import PROVISIONAL_RD, Rating
 from bot.storage import Store
 from bot.storage.rows import ActionRow, ChallengeRow, Finish, GameRow
+from bot.storage.store import StaleWriteError
 from engine import (
     Action,
     DotsError,
@@ -108,11 +111,14 @@ class GameService:
         *,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        max_cached: int = 2000,
     ) -> None:
         self.store = store
+        self.max_cached = max_cached
         self.now = now
         self._rng = rng or random.Random()
-        self._cache: dict[int, _Live] = {}
+        # Least recently used first; a game dropped from here is rebuilt from the database.
+        self._cache: OrderedDict[int, _Live] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._subscribers: list[Subscriber] = []
         self._clock_listeners: list[Callable[[ClockChange], None]] = []
@@ -322,7 +328,7 @@ class GameService:
         self._clock_changed(ClockChange(None, challenge_id, None))
         async with self._lock(stored.game_id):
             live = _Live(stored, convert.rebuild(stored, []))
-            self._cache[stored.game_id] = live
+            self._remember(live)
             self._game_clock(stored)
             return convert.game_view(stored, live.game)
 
@@ -381,7 +387,7 @@ class GameService:
         stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
             live = _Live(stored, convert.rebuild(stored, []))
-            self._cache[stored.game_id] = live
+            self._remember(live)
             self._game_clock(stored)
             return convert.game_view(stored, live.game)
 
@@ -475,6 +481,7 @@ class GameService:
         """
         live = self._cache.get(game_id)
         if live is not None:
+            self._cache.move_to_end(game_id)
             return live
         loaded = await self.store.game_with_actions(game_id)
         if loaded is None:
@@ -483,8 +490,19 @@ class GameService:
         if row.status != "running":
             raise GameOver(_over_message(row))
         live = _Live(row, convert.rebuild(row, actions))
-        self._cache[game_id] = live
+        self._remember(live)
         return live
+
+    def _remember(self, live: _Live) -> None:
+        """Cache a running game, dropping the least recently used beyond ``max_cached``.
+
+        Dropping is safe at any moment: every use of a game happens under its lock and
+        rebuilds it from the database (committed before any lock is released) when missing.
+        """
+        self._cache[live.row.game_id] = live
+        self._cache.move_to_end(live.row.game_id)
+        while len(self._cache) > self.max_cached:
+            self._cache.popitem(last=False)
 
     @staticmethod
     def _colour(live: _Live, user_id: int) -> Player:
@@ -522,6 +540,10 @@ class GameService:
             updates = await self.store.record_action(
                 row.game_id, stored, deadline=deadline, finish=finish
             )
+        except StaleWriteError:
+            # Another process wrote to this game (e.g. the terminal mode on the same file).
+            self._cache.pop(row.game_id, None)
+            raise GameChanged("the game changed meanwhile: look at it again and retry") from None
         except BaseException:
             # The cached position is ahead of the database: rebuild it on next use.
             self._cache.pop(row.game_id, None)
@@ -552,7 +574,8 @@ class GameService:
         """Place a dot at ``point`` (a name like ``"B7"``) for ``user_id``.
 
         Raises:
-            NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (engine's message).
+            NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (engine's message),
+            GameChanged (another process played in this game meanwhile).
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
@@ -568,7 +591,8 @@ class GameService:
         """End for ``user_id`` (rule 6.1; a stop under grounding rules, rule 8.2).
 
         Raises:
-            NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (a stop too early).
+            NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (a stop too early),
+            GameChanged.
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
@@ -584,7 +608,7 @@ class GameService:
         """``user_id`` resigns (rule 6.4), on their turn or not.
 
         Raises:
-            NoSuchGame, NotYourGame, GameOver.
+            NoSuchGame, NotYourGame, GameOver, GameChanged.
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
@@ -763,7 +787,7 @@ class GameService:
             row, actions = loaded
             game = convert.rebuild(row, actions)
             if row.status == "running":
-                self._cache[game_id] = _Live(row, game)
+                self._remember(_Live(row, game))
             return convert.game_view(row, game)
 
     async def running_games(self, *, user_id: int, guild_id: int | None = None) -> list[GameView]:

@@ -14,6 +14,7 @@ from bot.games import (
     ChallengeClosed,
     ChallengeExists,
     ChallengeExpired,
+    GameChanged,
     GameOptions,
     GameOver,
     GameService,
@@ -476,3 +477,38 @@ async def test_two_accepts_at_once_start_one_game(service: GameService) -> None:
     )
     assert sum(isinstance(r, ChallengeClosed) for r in results) == 1
     assert len(await service.store.execute("SELECT * FROM games")) == 1
+
+
+async def test_a_small_cache_drops_and_rebuilds_games(tmp_path: Path, clock: FakeTime) -> None:
+    service = await open_service(tmp_path / "dots.sqlite3", clock)
+    service.max_cached = 2
+    games = [await new_game(service, pink=100 + n, blue=200 + n) for n in range(4)]
+    assert service.cached == 2
+    for point, user in CAPTURE:
+        for n, view in enumerate(games):
+            mover = 100 + n if user == ALICE else 200 + n
+            await service.place(game_id=view.game_id, user_id=mover, point=point)
+            assert service.cached <= 2
+    for view in games:
+        snapshot = await service.game(view.game_id)
+        assert [a.point.name for a in snapshot.game.actions if a.point] == [p for p, _ in CAPTURE]
+        assert len(await actions_in_db(service, view.game_id)) == len(CAPTURE)
+    await service.close()
+
+
+async def test_a_second_process_writing_the_same_game_is_a_refusal(
+    tmp_path: Path, clock: FakeTime
+) -> None:
+    path = tmp_path / "dots.sqlite3"
+    first = await open_service(path, clock)
+    view = await new_game(first)
+    second = await open_service(path, clock)
+    await second.place(game_id=view.game_id, user_id=ALICE, point="C3")
+    with pytest.raises(GameChanged):
+        await first.place(game_id=view.game_id, user_id=ALICE, point="D4")
+    assert len(await actions_in_db(first, view.game_id)) == 1
+    # Rebuilt from the database, the first process sees the move and plays on.
+    await first.place(game_id=view.game_id, user_id=BOB, point="D4")
+    assert len(await actions_in_db(first, view.game_id)) == 2
+    await first.close()
+    await second.close()
