@@ -512,3 +512,46 @@ async def test_a_second_process_writing_the_same_game_is_a_refusal(
     assert len(await actions_in_db(first, view.game_id)) == 2
     await first.close()
     await second.close()
+
+
+@pytest.mark.parametrize("clock_", [timedelta(seconds=30), timedelta(days=7)])
+async def test_clock_limits_are_accepted(service: GameService, clock_: timedelta) -> None:
+    view = await new_game(service, options=GameOptions(clock=clock_))
+    assert view.clock == clock_
+
+
+async def test_start_game_without_a_challenge(service: GameService, clock: FakeTime) -> None:
+    with pytest.raises(CannotChallengeSelf):
+        await service.start_game(guild_id=GUILD, channel_id=CHANNEL, pink_id=ALICE, blue_id=ALICE)
+    with pytest.raises(OptionOutOfRange):
+        await service.start_game(
+            guild_id=GUILD, channel_id=CHANNEL, pink_id=ALICE, blue_id=BOB,
+            options=GameOptions(rules="chess"),
+        )  # fmt: skip
+    view = await service.start_game(guild_id=GUILD, channel_id=CHANNEL, pink_id=BOB, blue_id=ALICE)
+    assert view.to_move_id == BOB and view.challenge_id is None
+    assert view.deadline == clock.now() + timedelta(seconds=60)
+
+
+async def test_time_out_with_a_stale_or_future_deadline_does_nothing(
+    service: GameService, clock: FakeTime
+) -> None:
+    view = await new_game(service)
+    await service.place(game_id=view.game_id, user_id=ALICE, point="C3")
+    current = (await service.game(view.game_id)).deadline
+    assert current is not None
+    assert await service.time_out(game_id=view.game_id, deadline=current) is None  # not yet
+    clock.advance(timedelta(minutes=5))
+    stale = current - timedelta(seconds=1)
+    assert await service.time_out(game_id=view.game_id, deadline=stale) is None
+    assert await service.time_out(game_id=view.game_id + 7, deadline=current) is None
+    assert len(await actions_in_db(service, view.game_id)) == 1
+    outcome = await service.time_out(game_id=view.game_id, deadline=current)
+    assert outcome is not None and outcome.action is not None and outcome.action.kind == "time"
+
+
+async def test_stats_of_a_newcomer(service: GameService) -> None:
+    await new_game(service)
+    stats = await service.stats(guild_id=GUILD, user_id=ALICE)
+    assert (stats.rating, stats.rd, stats.provisional) == (1500, 350, True)
+    assert (stats.games, stats.rank, stats.running) == (0, None, 1)
