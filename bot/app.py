@@ -13,7 +13,7 @@ from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS
 from bot.cogs.common import answer_error
 from bot.config import Settings
-from bot.games import GameService
+from bot.games import GameService, Refusal
 
 log = logging.getLogger(__name__)
 
@@ -27,15 +27,13 @@ class DotsTree(app_commands.CommandTree[Any]):
         """Answer every failed command privately and in words."""
         original = getattr(error, "original", None) or error
         if isinstance(original, app_commands.CheckFailure) and str(original):
-            await answer_error(interaction, ValueError(str(original)))
+            await answer_error(interaction, Refusal(str(original)))
         elif isinstance(original, app_commands.TransformerError):
-            await answer_error(interaction, ValueError(f"`{original.value}` is not valid here"))
+            await answer_error(interaction, Refusal(f"`{original.value}` is not valid here"))
         elif isinstance(
             original, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound
         ):
-            await answer_error(
-                interaction, ValueError("this command changed: try again in a minute")
-            )
+            await answer_error(interaction, Refusal("this command changed: try again in a minute"))
         else:
             await answer_error(interaction, original)
 

@@ -28,4 +28,4 @@ def game_png(
 
 def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:
     """The game's replay, move by move, as an animated GIF."""
-    return renderer.render_gif(game, names=dict(names))  # type: ignore[attr-defined, no-any-return]
+    return renderer.render_gif(game, names=dict(names))

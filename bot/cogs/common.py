@@ -19,7 +19,7 @@ import discord
 from bot import text
 from bot.games import GameView, MoveOutcome, NoSuchGame, Refusal, utc_now
 from bot.pictures import game_gif, game_png
-from engine import Player, Point
+from engine import DotsError, Player, Point
 
 if TYPE_CHECKING:
     from bot.app import DotsBot
@@ -75,7 +75,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     message, anything else a short apology (and a log entry with the traceback)."""
     if isinstance(error, SeveralGames):
         await refuse(interaction, "You have several running games: say which one with `game`.")
-    elif isinstance(error, Refusal | ValueError):
+    elif isinstance(error, Refusal | DotsError):
         await refuse(interaction, str(error))
     elif isinstance(error, discord.Forbidden):
         await refuse(interaction, "I am not allowed to do that here (missing permissions).")
@@ -305,8 +305,8 @@ def suggest_points(view: GameView, typed: str) -> list[str]:
                 ordered.append(point)
 
     recent = [action.point for action in reversed(game.actions) if action.point is not None]
-    for centre in recent[:6]:
-        for reach in (1, 2):
+    for reach in (1, 2):
+        for centre in recent[:6]:
             for dy in range(-reach, reach + 1):
                 for dx in range(-reach, reach + 1):
                     consider(Point(centre.x + dx, centre.y + dy))

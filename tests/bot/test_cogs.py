@@ -1,0 +1,589 @@
+"""The Discord adapter, in-process: real interaction payloads through discord.py's own dispatch.
+
+Every refusal must be private (flag 64) and leave the database exactly as it was.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.games import GameService
+from tests.bot.discord_inprocess import (
+    APP_ID,
+    CHANNEL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    Call,
+    Channel,
+    Harness,
+    Member,
+    settle,
+)
+
+ANN = Member(940_000_000_000_000_001, "ann")
+BOB = Member(940_000_000_000_000_002, "bob")
+CAT = Member(940_000_000_000_000_003, "cat")
+ADA = Member(940_000_000_000_000_004, "ada", admin=True)
+ROBOT = Member(940_000_000_000_000_005, "robot", bot=True)
+
+
+class Clock:
+    """A settable clock for the service."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC).replace(microsecond=0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class World:
+    harness: Harness
+    service: GameService
+    clock: Clock
+    db: Path
+
+    def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table: what "changing nothing" is checked against."""
+        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as con:
+            tables = [
+                r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ]
+            return {t: sorted(map(tuple, con.execute(f"SELECT * FROM {t}"))) for t in tables}
+
+
+@pytest_asyncio.fixture
+async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
+    clock = Clock()
+    db = tmp_path / "dots.sqlite3"
+    service = await GameService.open(db, now=clock)
+    harness = await Harness.start(service, monkeypatch)
+    try:
+        yield World(harness, service, clock, db)
+    finally:
+        await harness.close()
+        await service.close()
+
+
+def private_refusal(calls: list[Call], *words: str) -> Call:
+    """The one private answer in ``calls``; it must contain each of ``words``."""
+    answers = [c for c in calls if c.content]
+    assert len(answers) == 1, [(c.path, c.content) for c in calls]
+    answer = answers[0]
+    assert answer.is_ephemeral, answer
+    for word in words:
+        assert word.lower() in answer.content.lower(), answer.content
+    assert "Traceback" not in answer.content
+    return answer
+
+
+def posted(calls: list[Call]) -> list[Call]:
+    """The messages posted in channels (not interaction answers)."""
+    return [c for c in calls if c.method == "POST" and c.path.endswith("/messages")]
+
+
+async def refused(world: World, action: Any, *words: str) -> Call:
+    """Run ``action`` (a coroutine making the calls) and check it was refused privately and
+    changed nothing in the database."""
+    before = world.snapshot()
+    calls = await action
+    answer = private_refusal(calls, *words)
+    assert not posted(calls), "a refusal must not post anything"
+    assert world.snapshot() == before
+    return answer
+
+
+async def challenge(
+    world: World, a: Member = ANN, b: Member = BOB, **options: Any
+) -> dict[str, Any]:
+    """Post a challenge; the stored challenge message."""
+    options.setdefault("colour", "pink")
+    calls = await world.harness.slash(a, "challenge", opponent=b, **options)
+    assert [c for c in calls if c.content and not c.is_ephemeral], calls
+    return world.harness.last_message_with("dots:challenge:accept")
+
+
+def custom_id(message: dict[str, Any], prefix: str) -> str:
+    """The custom id of the component on ``message`` starting with ``prefix``."""
+    for row in message["components"]:
+        for item in row["components"]:
+            if item.get("custom_id", "").startswith(prefix):
+                return str(item["custom_id"])
+    raise AssertionError(f"no {prefix} on the message")
+
+
+async def start_game(
+    world: World, a: Member = ANN, b: Member = BOB, **options: Any
+) -> tuple[int, int]:
+    """Challenge and accept: the game id and its thread id (Pink is ``a``)."""
+    message = await challenge(world, a, b, **options)
+    await world.harness.click(b, message, custom_id(message, "dots:challenge:accept"))
+    games = await world.service.running_games(user_id=a.id, guild_id=GUILD_ID)
+    view = games[-1]
+    assert view.thread_id is not None
+    return view.game_id, view.thread_id
+
+
+async def play(world: World, thread: int, *moves: tuple[Member, str]) -> list[Call]:
+    """Play moves in a thread; all must succeed."""
+    calls: list[Call] = []
+    for member, point in moves:
+        made = await world.harness.slash(member, "move", channel_id=thread, point=point)
+        assert not any(c.is_ephemeral for c in made), [c.content for c in made]
+        calls += made
+    return calls
+
+
+# -- challenge ------------------------------------------------------------------------------
+
+
+async def test_challenge_posts_public_message_with_buttons_and_remembers_it(world: World) -> None:
+    calls = await world.harness.slash(
+        ANN, "challenge", opponent=BOB, size="16x16", rules="grounding"
+    )
+    answer = next(c for c in calls if c.kind == 4)
+    assert not answer.is_ephemeral
+    assert f"<@{BOB.id}>" in answer.content and "16×16" in answer.content
+    assert "grounding" in answer.content
+    assert answer.custom_ids() == [
+        "dots:challenge:accept:1",
+        "dots:challenge:decline:1",
+        "dots:challenge:cancel:1",
+    ]
+    stored = await world.service.get_challenge(1)
+    assert stored.is_open and stored.message_id is not None
+    assert (stored.options.width, stored.options.rules) == (16, "grounding")
+
+
+async def test_challenge_refusals_are_private_and_change_nothing(world: World) -> None:
+    h = world.harness
+    await refused(world, h.slash(ANN, "challenge", opponent=ANN), "yourself")
+    await refused(world, h.slash(ANN, "challenge", opponent=ROBOT), "bot")
+    await challenge(world)
+    await refused(world, h.slash(ANN, "challenge", opponent=BOB), "already")
+
+
+async def test_stranger_clicking_accept_or_decline_is_told_privately(world: World) -> None:
+    message = await challenge(world)
+    for action in ("accept", "decline"):
+        answer = await refused(
+            world,
+            world.harness.click(CAT, message, custom_id(message, f"dots:challenge:{action}")),
+            "not your challenge",
+        )
+        assert answer.kind == 4
+    assert (await world.service.get_challenge(1)).is_open
+
+
+async def test_accept_opens_a_thread_with_the_first_picture_and_pings_pink(world: World) -> None:
+    message = await challenge(world, colour="blue")
+    calls = await world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept"))
+    update = next(c for c in calls if c.kind == 7)
+    buttons = update.payload["data"]["components"][0]["components"]  # type: ignore[index]
+    assert all(button["disabled"] for button in buttons)
+    threads = world.harness.threads()
+    assert len(threads) == 1
+    thread_id, name = next(iter(threads.items()))
+    assert name.startswith("Dots #1:")
+    view = await world.service.game(1)
+    assert view.thread_id == thread_id and view.pink_id == BOB.id
+    first = posted(calls)[-1]
+    assert first.path == f"/channels/{thread_id}/messages"
+    assert f"<@{BOB.id}>" in first.content and "Pink to move" in first.content
+    assert first.files and first.files[0][1].startswith(b"\x89PNG")
+    assert view.message_id is not None
+
+
+async def test_accept_where_threads_are_forbidden_plays_in_the_channel(world: World) -> None:
+    world.harness.rest.forbid.add("/threads")
+    message = await challenge(world)
+    calls = await world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept"))
+    view = await world.service.game(1)
+    assert view.thread_id is None
+    assert posted(calls)[-1].path == f"/channels/{CHANNEL_ID}/messages"
+    # /move in that channel plays in that game.
+    calls = await world.harness.slash(ANN, "move", point="C3")
+    assert not any(c.is_ephemeral for c in calls)
+    assert len((await world.service.game(1)).game.actions) == 1
+
+
+async def test_decline_and_withdraw_close_the_challenge_and_disable_buttons(world: World) -> None:
+    message = await challenge(world)
+    calls = await world.harness.click(BOB, message, custom_id(message, "dots:challenge:decline"))
+    update = next(c for c in calls if c.kind == 7)
+    assert "declined" in update.content
+    assert (await world.service.get_challenge(1)).status == "declined"
+    # A late accept is refused privately.
+    await refused(
+        world,
+        world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept")),
+        "declined",
+    )
+    message = await challenge(world)
+    await refused(
+        world,
+        world.harness.click(BOB, message, custom_id(message, "dots:challenge:cancel")),
+        "not your",
+    )
+    await world.harness.click(ANN, message, custom_id(message, "dots:challenge:cancel"))
+    assert (await world.service.get_challenge(2)).status == "cancelled"
+
+
+async def test_expired_challenge_message_loses_its_buttons(world: World) -> None:
+    message = await challenge(world)
+    world.clock.now += timedelta(minutes=11)
+    mark = len(world.harness.rest.calls)
+    assert await world.service.expire(challenge_id=1) is not None
+    await settle()
+    edits = [c for c in world.harness.rest.since(mark) if c.method == "PATCH"]
+    assert len(edits) == 1
+    assert edits[0].path == f"/channels/{CHANNEL_ID}/messages/{message['id']}"
+    assert "expired" in edits[0].content
+    buttons = edits[0].payload["components"][0]["components"]  # type: ignore[index]
+    assert all(button["disabled"] for button in buttons)
+    await refused(
+        world,
+        world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept")),
+        "expired",
+    )
+
+
+# -- moves ----------------------------------------------------------------------------------
+
+
+async def test_move_posts_picture_scores_capture_and_pings_the_next_player(world: World) -> None:
+    game_id, thread = await start_game(world)
+    await play(world, thread, (ANN, "C4"), (BOB, "C3"), (ANN, "B3"), (BOB, "H8"), (ANN, "D3"))
+    calls = await play(world, thread, (BOB, "H7"), (ANN, "C2"))
+    answer = [c for c in calls if c.path.startswith("/webhooks/")][-1]
+    assert "Pink captures 1" in answer.content
+    assert "Pink 1 · Blue 0" in answer.content
+    assert f"Blue to move: <@{BOB.id}>" in answer.content
+    assert answer.files[0][0].endswith(".png") and answer.files[0][1].startswith(b"\x89PNG")
+    view = await world.service.game(game_id)
+    assert len(view.game.actions) == 7 and view.game.score(view.game.to_move.opponent) == 1  # type: ignore[union-attr]
+
+
+async def test_move_refusals_are_private_and_change_nothing(world: World) -> None:
+    game_id, thread = await start_game(world)
+    h = world.harness
+    await refused(world, h.slash(BOB, "move", channel_id=thread, point="E5"), "not your turn")
+    await refused(world, h.slash(CAT, "move", channel_id=thread, point="E5"), "not playing")
+    await refused(world, h.slash(ANN, "move", channel_id=thread, point="hello"), "hello")
+    await refused(world, h.slash(ANN, "move", channel_id=thread, point="Z99"), "off the board")
+    await play(world, thread, (ANN, "E5"))
+    await refused(world, h.slash(BOB, "move", channel_id=thread, point="E5"), "E5")
+    await refused(world, h.slash(CAT, "move", point="E5"), "no running game")
+    await h.slash(BOB, "resign", channel_id=thread)
+    await h.click(BOB, h.last_message_with("dots:confirm:resign"), f"dots:confirm:resign:{game_id}")
+    assert not (await world.service.game(game_id)).is_running
+    await refused(world, h.slash(ANN, "move", channel_id=thread, point="F5"), "over")
+
+
+async def test_move_outside_the_thread_plays_the_only_game_and_posts_in_its_thread(
+    world: World,
+) -> None:
+    game_id, thread = await start_game(world)
+    calls = await world.harness.slash(ANN, "move", point="e 5")
+    ack = [c for c in calls if c.path.startswith("/webhooks/")]
+    assert len(ack) == 1 and ack[0].is_ephemeral and "E5" in ack[0].content
+    assert posted(calls)[-1].path == f"/channels/{thread}/messages"
+    assert (await world.service.game(game_id)).game.last_move.name == "E5"  # type: ignore[union-attr]
+
+
+async def test_several_games_ask_which_one_with_a_menu_that_then_plays(world: World) -> None:
+    first, _ = await start_game(world, ANN, BOB)
+    second, _ = await start_game(world, ANN, CAT)
+    before = world.snapshot()
+    calls = await world.harness.slash(ANN, "move", point="B2")
+    ask = private_refusal(calls, "which")
+    assert ask.custom_ids() == ["dots:pick:move:B2"]
+    assert world.snapshot() == before
+    menu = world.harness.last_message_with("dots:pick:move")
+    calls = await world.harness.click(ANN, menu, "dots:pick:move:B2", values=[str(second)])
+    assert (await world.service.game(second)).game.last_move.name == "B2"  # type: ignore[union-attr]
+    assert not (await world.service.game(first)).game.actions
+    # The game option picks one directly, and names only games of this server.
+    await world.harness.slash(ANN, "move", point="C2", game=first)
+    assert (await world.service.game(first)).game.last_move.name == "C2"  # type: ignore[union-attr]
+    await refused(world, world.harness.slash(ANN, "move", point="C3", game=999), "no game")
+
+
+async def test_autocomplete_suggests_free_points_near_the_last_moves(world: World) -> None:
+    _, thread = await start_game(world)
+    await play(world, thread, (ANN, "E5"), (BOB, "E6"))
+    choices = await world.harness.autocomplete(ANN, "move", "point", channel_id=thread, point="")
+    assert len(choices) == 25
+    assert "E5" not in choices and "E6" not in choices
+    assert set(choices[:8]) <= {"D5", "D6", "D7", "E7", "F5", "F6", "F7", "D4", "E4", "F4"}
+    typed = await world.harness.autocomplete(ANN, "move", "point", channel_id=thread, point="e")
+    assert typed and all(c.startswith("E") for c in typed) and "E5" not in typed
+    assert await world.harness.autocomplete(CAT, "move", "point", point="") == []
+
+
+# -- end, resign, board ---------------------------------------------------------------------
+
+
+async def test_end_asks_privately_then_ends_and_says_the_other_plays_on(world: World) -> None:
+    game_id, thread = await start_game(world)
+    h = world.harness
+    await refused(world, h.slash(BOB, "end", channel_id=thread), "not your turn")
+    before = world.snapshot()
+    calls = await h.slash(ANN, "end", channel_id=thread)
+    ask = private_refusal(calls, "no more moves", "play on")
+    assert ask.custom_ids() == [f"dots:confirm:end:{game_id}", f"dots:confirm:keep:{game_id}"]
+    assert world.snapshot() == before
+    prompt = h.last_message_with("dots:confirm:end")
+    calls = await h.click(ANN, prompt, f"dots:confirm:keep:{game_id}")
+    assert world.snapshot() == before
+    calls = await h.click(ANN, prompt, f"dots:confirm:end:{game_id}")
+    view = await world.service.game(game_id)
+    assert view.game.ended and view.is_running
+    note = posted(calls)[-1]
+    assert note.path == f"/channels/{thread}/messages"
+    assert (
+        "may play on alone" in note.content and "/move" in note.content and "/end" in note.content
+    )
+    # Blue plays on alone, then ends: the game is over.
+    await play(world, thread, (BOB, "C3"), (BOB, "C4"))
+    await h.slash(BOB, "end", channel_id=thread)
+    calls = await h.click(
+        BOB, h.last_message_with("dots:confirm:end"), f"dots:confirm:end:{game_id}"
+    )
+    assert (await world.service.game(game_id)).status == "over"
+    final = posted(calls)[-1]
+    assert "Blue wins" in final.content or "Draw" in final.content
+    assert [name for name, _ in final.files][-1].endswith(".gif")
+
+
+async def test_grounding_stop_shows_crosses_and_warns_when_it_would_lose(world: World) -> None:
+    game_id, thread = await start_game(world, rules="grounding")
+    h = world.harness
+    await refused(world, h.slash(ANN, "end", channel_id=thread), "5 dots")
+    moves = []
+    for n, point in enumerate(("D4", "E4", "F4", "G4", "E6")):
+        moves += [(ANN, point), (BOB, f"{'ABCDEFGHIJ'[n]}1")]
+    await play(world, thread, *moves)
+    before = world.snapshot()
+    calls = await h.slash(ANN, "end", channel_id=thread)
+    ask = [c for c in calls if c.path.startswith("/webhooks/")][-1]
+    assert ask.is_ephemeral and "Stop?" in ask.content and "lose" in ask.content
+    assert ask.files and ask.files[0][1].startswith(b"\x89PNG")
+    assert world.snapshot() == before
+    await h.click(ANN, h.last_message_with("dots:confirm:end"), f"dots:confirm:end:{game_id}")
+    view = await world.service.game(game_id)
+    assert view.status == "over" and view.result is not None and view.result.winner is not None
+    assert view.result.reason == "stop" and view.result.blue == 5
+
+
+async def test_resign_asks_then_posts_result_ratings_and_replay(world: World) -> None:
+    game_id, thread = await start_game(world)
+    h = world.harness
+    await refused(world, h.slash(CAT, "resign", channel_id=thread), "not playing")
+    await play(world, thread, (ANN, "E5"))
+    await h.slash(BOB, "resign", channel_id=thread)
+    before = world.snapshot()
+    prompt = h.last_message_with("dots:confirm:resign")
+    await refused(world, h.click(CAT, prompt, f"dots:confirm:resign:{game_id}"), "not playing")
+    assert world.snapshot() == before
+    calls = await h.click(BOB, prompt, f"dots:confirm:resign:{game_id}")
+    final = posted(calls)[-1]
+    assert "Pink wins" in final.content and "Ratings:" in final.content
+    assert f"<@{ANN.id}>: 1500 →" in final.content
+    assert final.files[-1][1][:6] in (b"GIF89a", b"GIF87a")
+    assert (await world.service.game(game_id)).result.reason == "resigned"  # type: ignore[union-attr]
+    # The old confirmation buttons now only refuse.
+    await refused(world, h.click(BOB, prompt, f"dots:confirm:resign:{game_id}"), "over")
+
+
+async def test_board_is_public_in_the_thread_and_private_elsewhere(world: World) -> None:
+    game_id, thread = await start_game(world)
+    calls = await world.harness.slash(BOB, "board", channel_id=thread)
+    answer = [c for c in calls if c.path.startswith("/webhooks/")][-1]
+    assert not answer.is_ephemeral and answer.files[0][1].startswith(b"\x89PNG")
+    calls = await world.harness.slash(BOB, "board")
+    answer = [c for c in calls if c.path.startswith("/webhooks/")][-1]
+    assert answer.is_ephemeral and f"Game #{game_id}" in answer.content
+    await refused(world, world.harness.slash(CAT, "board"), "no running game")
+
+
+# -- lists, settings, help --------------------------------------------------------------------
+
+
+async def test_games_lists_running_games_with_links_and_open_challenges(world: World) -> None:
+    game_id, thread = await start_game(world)
+    await challenge(world, CAT, ANN)
+    calls = await world.harness.slash(ANN, "games")
+    answer = private_refusal(calls, f"#{game_id}", "your turn", "open challenge")
+    assert f"https://discord.com/channels/{GUILD_ID}/{thread}" in answer.content
+    answer = private_refusal(await world.harness.slash(CAT, "games"), "open challenge")
+    assert "#1 vs" not in answer.content
+
+
+async def test_notify_on_sends_a_dm_on_long_clocks_only(world: World) -> None:
+    h = world.harness
+    private_refusal(await h.slash(BOB, "notify", setting="on"), "DM")
+    assert await world.service.wants_notify(user_id=BOB.id)
+    _, quick = await start_game(world, ANN, BOB, clock=60)
+    calls = await play(world, quick, (ANN, "E5"))
+    assert not [c for c in calls if c.path == "/users/@me/channels"]
+    _, slow = await start_game(world, CAT, BOB, clock=3600)
+    calls = await play(world, slow, (CAT, "E5"))
+    assert [c.payload for c in calls if c.path == "/users/@me/channels"] == [
+        {"recipient_id": BOB.id}
+    ]
+    dm = [c for c in posted(calls) if c.path == f"/channels/{h.rest.dm_channel}/messages"]
+    assert len(dm) == 1 and "Your turn" in dm[0].content and str(slow) in dm[0].content
+    private_refusal(await h.slash(BOB, "notify", setting="off"), "no more")
+    calls = await play(world, slow, (BOB, "E6"), (CAT, "E7"))
+    assert not [c for c in calls if c.path == "/users/@me/channels"]
+
+
+async def test_closed_dms_fall_back_to_a_mention_in_the_thread(world: World) -> None:
+    h = world.harness
+    await h.slash(BOB, "notify", setting="on")
+    _, thread = await start_game(world, clock=3600)
+    original = h.rest.request
+
+    async def closed_dms(route: Any, **kwargs: Any) -> Any:
+        result = await original(route, **kwargs)
+        if route.method == "POST" and route.url.endswith("/users/@me/channels"):
+            h.rest.forbid.add(f"/channels/{result['id']}/messages")
+        return result
+
+    h.bot.http.request = closed_dms  # type: ignore[method-assign]
+    calls = await play(world, thread, (ANN, "E5"))
+    in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
+    assert [c for c in in_thread if c.content.startswith(f"<@{BOB.id}> Your turn")]
+
+
+async def test_leaderboard_stats_and_history_after_a_rated_game(world: World) -> None:
+    game_id, thread = await start_game(world)
+    await play(world, thread, (ANN, "E5"))
+    await world.harness.slash(BOB, "resign", channel_id=thread)
+    await world.harness.click(
+        BOB,
+        world.harness.last_message_with("dots:confirm:resign"),
+        f"dots:confirm:resign:{game_id}",
+    )
+    calls = await world.harness.slash(CAT, "leaderboard")
+    board = next(c for c in calls if c.kind == 4)
+    text = board.payload["data"]["embeds"][0]["description"]  # type: ignore[index]
+    assert text.index(f"<@{ANN.id}>") < text.index(f"<@{BOB.id}>")
+    assert "1 won" in text
+    calls = await world.harness.slash(CAT, "stats", user=BOB)
+    stats = next(c for c in calls if c.kind == 4).payload["data"]["embeds"][0]["description"]  # type: ignore[index]
+    assert "1 games: 0 won, 1 lost" in stats
+    calls = await world.harness.slash(ANN, "history")
+    history = next(c for c in calls if c.kind == 4).payload["data"]["embeds"][0]["description"]  # type: ignore[index]
+    assert f"#{game_id} win" in history and f"<@{BOB.id}>" in history
+
+
+async def test_export_sends_sgf_and_gif_of_a_game_of_this_server(world: World) -> None:
+    game_id, thread = await start_game(world)
+    await play(world, thread, (ANN, "E5"), (BOB, "F6"))
+    calls = await world.harness.slash(CAT, "export", game=game_id)
+    sent = [c for c in calls if c.path.startswith("/webhooks/")][-1]
+    names = [name for name, _ in sent.files]
+    assert names == [f"dots-{game_id}.sgf", f"dots-{game_id}.gif"]
+    record = sent.files[0][1].decode()
+    assert "GM[40]" in record and ";W[ef]" in record and ";B[fe]" in record
+    await refused(world, world.harness.slash(CAT, "export", game=77), "no game")
+
+
+async def test_rules_help_answer_privately_with_pictures(world: World) -> None:
+    calls = await world.harness.slash(CAT, "rules")
+    sent = [c for c in calls if c.path.startswith("/webhooks/")][-1]
+    assert sent.is_ephemeral and "base" in sent.content and len(sent.files) == 2
+    calls = await world.harness.slash(CAT, "help")
+    private_refusal(calls, "/challenge", "/move", "/export")
+
+
+# -- admin ------------------------------------------------------------------------------------
+
+
+async def test_admin_commands_need_manage_server(world: World) -> None:
+    game_id, _ = await start_game(world)
+    h = world.harness
+    await refused(world, h.slash(CAT, "dots-admin cancel", game=game_id), "manage server")
+    await refused(world, h.slash(ANN, "dots-admin settings", clock=3600), "manage server")
+    calls = await h.slash(ADA, "dots-admin cancel", game=game_id)
+    private_refusal([c for c in calls if c.kind == 4], "cancelled")
+    assert any("cancelled by" in c.content for c in posted(calls))
+    assert (await world.service.game(game_id)).status == "aborted"
+    await refused(world, h.slash(ADA, "dots-admin cancel", game=game_id), "aborted")
+
+
+async def test_admin_settings_change_channel_and_default_clock(world: World) -> None:
+    games = Channel(GAMES_CHANNEL_ID)
+    calls = await world.harness.slash(ADA, "dots-admin settings", channel=games, clock=300)
+    private_refusal(calls, "5 min", str(games.id))
+    settings = await world.service.guild_settings(guild_id=GUILD_ID)
+    assert settings.game_channel_id == games.id and settings.default_clock == timedelta(minutes=5)
+    # New games open their thread from a message in the game channel.
+    calls_before = len(world.harness.rest.calls)
+    game_id, _ = await start_game(world)
+    calls = world.harness.rest.since(calls_before)
+    assert any(c.path == f"/channels/{games.id}/messages" for c in calls)
+    assert (await world.service.game(game_id)).clock == timedelta(minutes=5)
+
+
+# -- hygiene ----------------------------------------------------------------------------------
+
+
+async def test_unexpected_errors_get_a_private_apology_not_a_traceback(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, thread = await start_game(world)
+
+    async def broken(**kwargs: Any) -> None:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(world.service, "place", broken)
+    answer = await refused(
+        world, world.harness.slash(ANN, "move", channel_id=thread, point="E5"), "sorry"
+    )
+    assert "fire" not in answer.content
+
+
+async def test_commands_sync_to_the_dev_guild_with_described_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await GameService.open(tmp_path / "d.sqlite3")
+    harness = await Harness.start(service, monkeypatch, dev_guild=GUILD_ID)
+    try:
+        puts = [c for c in harness.rest.calls if c.method == "PUT"]
+        assert [c.path for c in puts] == [f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"]
+        commands = {cmd["name"]: cmd for cmd in puts[0].payload}  # type: ignore[union-attr]
+        expected = {"challenge", "move", "end", "resign", "board", "games", "rules", "help"}
+        expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
+        assert set(commands) == expected
+
+        def options(cmd: dict[str, Any]) -> list[dict[str, Any]]:
+            found = []
+            for opt in cmd.get("options", []):
+                found.append(opt)
+                found += options(opt)
+            return found
+
+        for cmd in commands.values():
+            assert cmd["description"]
+            for opt in options(cmd):
+                assert opt["description"] and opt["description"] != "…", (cmd["name"], opt)
+        challenge_opts = {o["name"]: o for o in commands["challenge"]["options"]}
+        assert [c["value"] for c in challenge_opts["rules"]["choices"]] == ["standard", "grounding"]
+        assert int(commands["dots-admin"]["default_member_permissions"]) == 1 << 5
+        move_opts = {o["name"]: o for o in commands["move"]["options"]}
+        assert move_opts["point"]["autocomplete"] is True
+    finally:
+        await harness.close()
+        await service.close()
