@@ -193,8 +193,10 @@ class LocalGame:
                     await self._acted(
                         await self.service.resign(game_id=view.game_id, user_id=user_id)
                     )
+            elif word in ("move", "m", "play") and len(words) == 1:
+                self.write("Which point? For example `move E5`, or just `E5`.")
             else:
-                point = words[1] if word in ("move", "m", "play") and len(words) > 1 else line
+                point = words[1] if word in ("move", "m", "play") else line
                 outcome = await self.service.place(
                     game_id=view.game_id, user_id=user_id, point=point
                 )

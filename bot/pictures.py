@@ -9,8 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 
-import renderer
 from engine import Game, Player, Point
+
+# Submodules, not the package: an editable install made before renderer/__init__.py existed
+# sees `renderer` as a namespace package (see the report).
+from renderer.gif import render_gif
+from renderer.png import render_png
 
 
 def game_png(
@@ -21,11 +25,9 @@ def game_png(
     marks: Iterable[Point] = (),
 ) -> bytes:
     """The current position as PNG bytes, with names, the time left and crosses on ``marks``."""
-    return renderer.render_png(
-        game, names=dict(names), clock=clock, marks=tuple(marks), highlight_last=True
-    )
+    return render_png(game, names=dict(names), clock=clock, marks=tuple(marks), highlight_last=True)
 
 
 def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:
     """The game's replay, move by move, as an animated GIF."""
-    return renderer.render_gif(game, names=dict(names))
+    return render_gif(game, names=dict(names))

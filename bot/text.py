@@ -114,13 +114,11 @@ def turn_line(game: Game, names: Names, *, left: str = "") -> str:
         return result_line(game.result, names)
     mover = game.to_move
     assert mover is not None
-    line = f"{mover.label} to move: {names[mover]}"
+    line = f"{mover.label} to move"
+    if names[mover] != mover.label:
+        line += f": {names[mover]}"
     if left:
         line += f" ({left} left)"
-    if mover.opponent in game.ended:
-        line += (
-            f". {mover.opponent.label} has ended; {mover.label} plays on alone and ends when done"
-        )
     return line + "."
 
 
@@ -137,7 +135,9 @@ def action_line(game: Game, names: Names) -> str:
     if not game.actions:
         return "The game starts."
     action = game.actions[-1]
-    who = f"{action.player.label} ({names[action.player]})"
+    who = action.player.label
+    if names[action.player] != who:
+        who += f" ({names[action.player]})"
     if action.kind == "dot" and action.point is not None:
         captured = capture_line(game.last_placement)
         return f"{who} plays {action.point.name}." + (f" {captured}" if captured else "")
