@@ -125,13 +125,13 @@ def game_status(game: Game, names: tuple[str, str], clock: Clock) -> tuple[str, 
     return text, mover
 
 
-_SHAPES: dict[tuple[Layout, tuple[Point, ...]], Shape] = {}
+_SHAPES: dict[tuple[Layout, Player, tuple[Point, ...]], Shape] = {}
 _SHAPES_KEPT = 20_000  # a few MB; a game makes at most a few hundred bases
 
 
 def shape_of(lay: Layout, base: Base) -> Shape:
     """The shape of ``base`` in ``lay`` (kept: a base's ring never changes while it stands)."""
-    key = (lay, base.ring)
+    key = (lay, base.owner, base.ring)
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= _SHAPES_KEPT:
