@@ -94,14 +94,14 @@ def choose(
                 return Decision("end", value=1.0)
 
     priors: list[Prior] = []
-    if spec.tactics:
+    if spec.captures:
         for i, gain in gains(board, player, candidates(board, player, geometry), geometry).items():
             priors.append(Prior(i, PRIOR_VISITS * gain, CAPTURE_REWARD))
-        if not alone:
-            taken = {p.index for p in priors}
-            for i, loss in threats(board, player, geometry).items():
-                if i not in taken:
-                    priors.append(Prior(i, PRIOR_VISITS * loss, RESCUE_REWARD))
+    if spec.rescues and not alone:
+        taken = {p.index for p in priors}
+        for i, loss in threats(board, player, geometry).items():
+            if i not in taken:
+                priors.append(Prior(i, PRIOR_VISITS * loss, RESCUE_REWARD))
     recent = tuple(
         board.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
     )[-2:]

@@ -76,6 +76,14 @@ def candidates(board: Board, player: int, geometry: Geometry, reach: int = REACH
     for i in range(stride + 1, stride * (board.height + 1) - 1):
         if live(i) in (1, 2):
             near.update(i + o for o in offsets)
+    if not near:
+        # An empty board: open away from the edge, where dots are easy to surround.
+        width, height = board.width, board.height
+        near = {
+            i
+            for i in free
+            if reach <= i % stride - 1 < width - reach and reach <= i // stride - 1 < height - reach
+        }
     pool = [i for i in free if i in near] or free
     safe = [i for i in pool if not is_suicide(board, i, player, geometry)]
     if safe:

@@ -5,11 +5,13 @@ each with colours alternating, in a pool of worker processes. Prints the stronge
 the draws and the losses, and the max and mean seconds a move for each level.
 Targets: each stronger level wins at least 80%; hard takes at most 2 s a move.
 Run: python bench/ai.py [--games N] [--workers W] [--pairs hard-medium,medium-easy,easy-random]
+       [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -38,15 +40,25 @@ class GameOutcome:
     reason: str
     moves: int
     seconds: dict[str, list[float]]
+    capped: dict[str, int]
 
 
-def play(strong: str, weak: str, number: int, seed: int, size: int) -> GameOutcome:
+def play(
+    strong: str,
+    weak: str,
+    *,
+    number: int,
+    seed: int,
+    size: int,
+    levels_by_name: dict[str, ai.Level],
+) -> GameOutcome:
     """Play game ``number`` of a match; the stronger level is Pink in even-numbered games."""
     pink, blue = (strong, weak) if number % 2 == 0 else (weak, strong)
     levels = {Player.PINK: pink, Player.BLUE: blue}
     game = Game(size, size)
     rng = random.Random(seed * 7919 + number)
     seconds: dict[str, list[float]] = defaultdict(list)
+    capped: dict[str, int] = defaultdict(int)
     moves = 0
     while not game.is_over:
         mover = game.to_move
@@ -57,15 +69,25 @@ def play(strong: str, weak: str, number: int, seed: int, size: int) -> GameOutco
             point = rng.choice(list(game.board.free_points()))
             game.place(point, mover)
         else:
-            decision = ai.choose(game, level, seed=rng.randrange(2**32))
+            decision = ai.choose(game, levels_by_name[level], seed=rng.randrange(2**32))
             seconds[level].append(time.perf_counter() - started)
+            # A search cut short by the level's time cap ran fewer iterations than its budget.
+            if decision.kind == "dot" and decision.iterations < levels_by_name[level].iterations:
+                capped[level] += 1
             game.apply(decision.action(mover))
         moves += 1
     result = game.result
     assert result is not None
     winner = levels[result.winner] if result.winner is not None else None
     return GameOutcome(
-        strong, weak, winner, f"{result.pink}-{result.blue}", result.reason, moves, dict(seconds)
+        strong,
+        weak,
+        winner,
+        f"{result.pink}-{result.blue}",
+        result.reason,
+        moves,
+        dict(seconds),
+        dict(capped),
     )
 
 
@@ -76,13 +98,34 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", type=int, default=10)
     parser.add_argument("--pairs", default="hard-medium,medium-easy,easy-random")
+    parser.add_argument("--set", action="append", default=[], help="level.field=value")
     args = parser.parse_args()
+    levels = dict(ai.LEVELS)
+    for setting in args.set:
+        target, value = setting.split("=")
+        name, field = target.split(".")
+        kind = type(getattr(levels[name], field, None) or getattr(levels[name].policy, field))
+        if hasattr(levels[name], field):
+            levels[name] = dataclasses.replace(levels[name], **{field: kind(float(value))})
+        else:
+            policy = dataclasses.replace(levels[name].policy, **{field: kind(float(value))})
+            levels[name] = dataclasses.replace(levels[name], policy=policy)
+    for name in ai.LEVELS:
+        print(levels[name])
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
     started = time.perf_counter()
     outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [
-            pool.submit(play, strong, weak, n, args.seed, args.size)
+            pool.submit(
+                play,
+                strong,
+                weak,
+                number=n,
+                seed=args.seed,
+                size=args.size,
+                levels_by_name=levels,
+            )
             for strong, weak in pairs
             for n in range(args.games)
         ]
@@ -90,6 +133,7 @@ def main() -> None:
             outcome = future.result()
             outcomes[(outcome.strong, outcome.weak)].append(outcome)
     seconds: dict[str, list[float]] = defaultdict(list)
+    capped: dict[str, int] = defaultdict(int)
     print(f"{args.size}x{args.size}, standard rules, empty start, {args.games} games a pairing")
     print(
         f"{'stronger vs weaker':<20} {'wins':>5} {'draws':>6} {'losses':>7} {'win %':>6}"
@@ -106,17 +150,18 @@ def main() -> None:
         )
         for g in games:
             for level, values in g.seconds.items():
-                seconds[level].append(max(values))
-                seconds[level + "#mean"].extend(values)
+                seconds[level].extend(values)
+                capped[level] += g.capped.get(level, 0)
     print()
-    print(f"{'level':<8} {'moves':>6} {'max s/move':>11} {'mean s/move':>12}")
+    print(f"{'level':<8} {'moves':>6} {'max s/move':>11} {'mean s/move':>12} {'capped':>7}")
     for level in ai.LEVELS:
-        values = seconds.get(level + "#mean")
+        values = seconds.get(level)
         if values:
             print(
-                f"{level:<8} {len(values):>6} {max(seconds[level]):>11.3f}"
-                f" {sum(values) / len(values):>12.3f}"
+                f"{level:<8} {len(values):>6} {max(values):>11.3f}"
+                f" {sum(values) / len(values):>12.3f} {capped[level]:>7}"
             )
+    print("capped: moves whose search the time cap cut short (not reproducible by seed)")
     print(f"\nwall time {time.perf_counter() - started:.0f} s with {args.workers} workers")
 
 
