@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", type=int, default=10)
     parser.add_argument("--pairs", default="hard-medium,medium-easy,easy-random")
+    parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
     parser.add_argument("--set", action="append", default=[], help="level.field=value")
     args = parser.parse_args()
     levels = dict(ai.LEVELS)
@@ -111,7 +112,7 @@ def main() -> None:
             policy = dataclasses.replace(levels[name].policy, **{field: kind(float(value))})
             levels[name] = dataclasses.replace(levels[name], policy=policy)
     for name in ai.LEVELS:
-        print(levels[name])
+        print(levels[name], flush=True)
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
     started = time.perf_counter()
     outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
@@ -131,7 +132,14 @@ def main() -> None:
         ]
         for future in futures:
             outcome = future.result()
-            outcomes[(outcome.strong, outcome.weak)].append(outcome)
+            played = outcomes[(outcome.strong, outcome.weak)]
+            played.append(outcome)
+            if args.progress:
+                print(
+                    f"  {outcome.strong}-{outcome.weak} #{len(played)}: winner {outcome.winner},"
+                    f" {outcome.score} ({outcome.reason}, {outcome.moves} moves)",
+                    flush=True,
+                )
     seconds: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
     print(f"{args.size}x{args.size}, standard rules, empty start, {args.games} games a pairing")
