@@ -64,12 +64,20 @@ class Gateway(World):
                 except ConnectionError:
                     _log.debug("gateway send failed; %s stays buffered for RESUME", event)
 
-    async def drop_gateway(self, *, code: int = 4000) -> None:
-        """Close the bot's websocket with a resumable close code, forcing a RESUME."""
+    async def drop_gateway(self, *, code: int = 4000, resumable: bool = True) -> None:
+        """Close the bot's websocket (with a close code the client reconnects after).
+
+        The client then sends RESUME. With ``resumable=False`` the fake forgets the session
+        first, so the RESUME gets INVALID_SESSION and the client IDENTIFYs afresh; events
+        sent meanwhile are lost, as on Discord.
+        """
         session = self.session
         if session is None or session.ws is None:
             raise RuntimeError("no connected gateway session to drop")
         ws, session.ws = session.ws, None
+        if not resumable:
+            del self.sessions[session.id]
+            self.session = None
         await ws.close(code=code)
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:

@@ -86,6 +86,7 @@ class Rest(Gateway):
             record.status = 200
             return json_response(result)
         record.status = 404
+        self.unrouted.append(record)
         _log.warning("fake discord has no route for %s %s", record.method, path)
         return json_response(error_body(0, f"404: Not Found ({record.method} {path})"), status=404)
 

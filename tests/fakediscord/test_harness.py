@@ -345,6 +345,15 @@ async def test_gateway_drop_resumes_and_replays_missed_events(world: World) -> N
     assert fake.identifies == 1
 
 
+async def test_unresumable_drop_makes_the_client_identify_again(world: World) -> None:
+    fake = world.fake
+    await fake.drop_gateway(resumable=False)
+    await fake.wait_until(lambda: fake.identifies == 2)
+    assert fake.resumes == 0
+    handle = await fake.slash(world.alice, "hello", channel=world.general, name="fresh")
+    assert (await handle.reply()).content == "hello fresh"
+
+
 async def test_expired_interaction_is_an_error_not_a_hang(world: World) -> None:
     fake = world.fake
     fake.faults.fail_next("POST", CALLBACK, status=404, code=10062)
@@ -393,6 +402,7 @@ async def test_unknown_route_answers_404_and_is_recorded(fake_discord: FakeDisco
         with pytest.raises(discord.NotFound):
             await tiny.bot.http.request(discord.http.Route("GET", "/nothing/here"))
     assert [r.status for r in fake_discord.requests if re.search("nothing", r.path)] == [404]
+    assert [r.path for r in fake_discord.unrouted] == ["/nothing/here"]
 
 
 async def test_run_bot_raises_when_the_token_is_wrong(fake_discord: FakeDiscord) -> None:

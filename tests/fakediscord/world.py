@@ -48,6 +48,8 @@ class World:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.command_syncs: list[Request] = []
         self.requests: list[Request] = []
+        # Requests the fake has no route for: a gap in the fake, not the bot (assert it empty).
+        self.unrouted: list[Request] = []
         self.faults = Faults()
         self.interactions: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
