@@ -587,3 +587,77 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
     finally:
         await harness.close()
         await service.close()
+
+
+# -- events: time-outs, reminders ---------------------------------------------------------------
+
+
+async def test_time_out_is_announced_in_the_thread(world: World) -> None:
+    game_id, thread = await start_game(world)
+    await play(world, thread, (ANN, "E5"))
+    view = await world.service.game(game_id)
+    assert view.deadline is not None
+    world.clock.now = view.deadline + timedelta(seconds=1)
+    mark = len(world.harness.rest.calls)
+    assert await world.service.time_out(game_id=game_id, deadline=view.deadline) is not None
+    await settle()
+    notes = posted(world.harness.rest.since(mark))
+    assert [c.path for c in notes] == [f"/channels/{thread}/messages"]
+    assert "Blue" in notes[0].content and "ran out of time" in notes[0].content
+    assert "Pink may play on alone" in notes[0].content
+    assert f"Pink to move: <@{ANN.id}>" in notes[0].content
+
+
+async def test_a_game_nobody_started_is_aborted_in_the_thread(world: World) -> None:
+    game_id, _ = await start_game(world)
+    view = await world.service.game(game_id)
+    world.clock.now = view.deadline + timedelta(seconds=1)  # type: ignore[operator]
+    mark = len(world.harness.rest.calls)
+    await world.service.time_out(game_id=game_id, deadline=view.deadline)  # type: ignore[arg-type]
+    await settle()
+    notes = posted(world.harness.rest.since(mark))
+    assert len(notes) == 1 and "aborted" in notes[0].content and not notes[0].files
+
+
+async def test_reminder_pings_in_the_thread_or_by_dm_when_opted_in(world: World) -> None:
+    game_id, thread = await start_game(world, clock=3 * 3600)
+    await play(world, thread, (ANN, "E5"))
+    view = await world.service.game(game_id)
+    world.clock.now = view.deadline - timedelta(hours=1)  # type: ignore[operator]
+    mark = len(world.harness.rest.calls)
+    assert await world.service.remind(game_id=game_id, deadline=view.deadline)  # type: ignore[arg-type]
+    await settle()
+    notes = posted(world.harness.rest.since(mark))
+    assert [c.path for c in notes] == [f"/channels/{thread}/messages"]
+    assert notes[0].content.startswith(f"<@{BOB.id}> Reminder: 1 h left")
+    # Opted in: the turn and the next reminder come by DM.
+    await world.harness.slash(ANN, "notify", setting="on")
+    calls = await play(world, thread, (BOB, "E6"))
+    assert [c.payload for c in calls if c.path == "/users/@me/channels"] == [
+        {"recipient_id": ANN.id}
+    ]
+    view = await world.service.game(game_id)
+    world.clock.now = view.deadline - timedelta(hours=1)  # type: ignore[operator]
+    mark = len(world.harness.rest.calls)
+    assert await world.service.remind(game_id=game_id, deadline=view.deadline)  # type: ignore[arg-type]
+    await settle()
+    (dm,) = posted(world.harness.rest.since(mark))
+    assert dm.path == f"/channels/{world.harness.rest.dm_channel}/messages"
+    assert dm.content.startswith("Reminder: 1 h left")
+
+
+async def test_an_unexpected_error_behind_a_button_gets_a_private_apology(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    message = await challenge(world)
+
+    async def broken(**kwargs: Any) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(world.service, "accept", broken)
+    answer = await refused(
+        world,
+        world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept")),
+        "sorry",
+    )
+    assert "disk" not in answer.content
