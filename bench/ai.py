@@ -1,8 +1,9 @@
 """Strength and speed of the computer player's levels (issue 7): matches on 10x10.
 
-Plays hard against medium, medium against easy and easy against a uniformly random mover, N games
-each with colours alternating, in a pool of worker processes. Prints the stronger side's wins,
-the draws and the losses, and the max and mean seconds a move for each level.
+First prints what a playout costs with and without the local preference and the ring check.
+Then plays hard against medium, medium against easy and easy against a uniformly random mover,
+N games each with colours alternating, in a pool of worker processes. Prints the stronger side's
+wins, the draws and the losses, and the max and mean seconds a move for each level.
 Targets: each stronger level wins at least 80%; hard takes at most 2 s a move.
 Run: python bench/ai.py [--games N] [--workers W] [--pairs hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
@@ -23,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ai
-from engine import Game, Player
+from ai.playout import Geometry, Policy, playout
+from engine import Board, Game, Player
 
 RANDOM = "random"
 
@@ -91,6 +93,19 @@ def play(
     )
 
 
+def playout_cost(policy: Policy, size: int, count: int = 300) -> float:
+    """Milliseconds per playout from the empty board, the median of batches of 30."""
+    rng = random.Random(1)
+    batches = []
+    for _ in range(count // 30):
+        started = time.perf_counter()
+        for _ in range(30):
+            board = Board(size, size)
+            playout(board, 1, alone=False, rng=rng, policy=policy, geometry=Geometry(board))
+        batches.append((time.perf_counter() - started) / 30 * 1000)
+    return sorted(batches)[len(batches) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
@@ -114,6 +129,13 @@ def main() -> None:
     for name in ai.LEVELS:
         print(levels[name], flush=True)
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
+    print(f"playout from the empty {args.size}x{args.size} board, ms (median of batches):")
+    for label, policy in (
+        ("uniform, no ring check", Policy(local=0.0, avoid_rings=False)),
+        ("local 0.5, no ring check", Policy(local=0.5, avoid_rings=False)),
+        ("local 0.5, ring check (the levels)", Policy(local=0.5, avoid_rings=True)),
+    ):
+        print(f"  {label:<36} {playout_cost(policy, args.size):.3f}", flush=True)
     started = time.perf_counter()
     outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -149,6 +171,8 @@ def main() -> None:
     )
     for strong, weak in pairs:
         games = outcomes[(strong, weak)]
+        if not games:
+            continue
         wins = sum(g.winner == strong for g in games)
         draws = sum(g.winner is None for g in games)
         ended = sum(g.reason == "ended" for g in games)
