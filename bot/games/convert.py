@@ -74,11 +74,24 @@ def start_problem(start: str, width: int, height: int) -> str:
     """Why ``start`` cannot be set up on this board ("" if it can). Costs up to ~2 s for a
     four-crosses board that is too small (the engine tries many draws): cached per size, and
     the service calls it off the event loop."""
+    if start == "four-crosses" and not four_crosses_fit(width, height):
+        return f"four crosses do not fit on a {width}x{height} board: choose a bigger board"
     try:
         start_dots(start, width, height, seed=0)
     except ValueError as error:
         return str(error)
     return ""
+
+
+def four_crosses_fit(width: int, height: int) -> bool:
+    """Whether four cross centres fit in the central half with no two touching (rule 9.2).
+
+    Mirrors engine/starts.py: centres range over ``w//4+1 .. w-w//4-1`` (and so for rows) and
+    must be 3 apart in columns or rows; at most ceil(n/3) per axis fit such a grid.
+    """
+    columns = width - width // 4 - (width // 4 + 1)
+    rows = height - height // 4 - (height // 4 + 1)
+    return columns > 0 and rows > 0 and -(-columns // 3) * -(-rows // 3) >= 4
 
 
 def encode_start_dots(dots: tuple[tuple[Player, Point], ...]) -> str:
