@@ -1,7 +1,16 @@
 """The computer player: Monte-Carlo tree search over the engine (pure: no I/O, seeded).
 
-Use ``choose(game, level, seed)`` for a Decision (a dot or an end); ``choose_from_record`` takes
-a Record instead, for a process pool.
+``choose(game, level, seed)`` returns a Decision: ``Decision("dot", point)`` or
+``Decision("end")`` (a stop under grounding rules); ``decision.action(player)`` is the engine
+Action to apply. It reads the game and never changes it, so it can run off the event loop::
+
+    decision = await loop.run_in_executor(
+        pool, ai.choose_from_record, game.record, "hard", seed
+    )
+
+with a ProcessPoolExecutor (a Record and a Game both pickle) or a thread pool. Levels are
+"easy", "medium" and "hard" (``LEVELS``); the budget is a count of search iterations, so the
+same position, level and seed give the same decision unless the level's time cap cut it short.
 """
 
 from ai.levels import LEVELS, Level, level_named
