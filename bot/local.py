@@ -22,7 +22,7 @@ from bot.games import (
     Refusal,
 )
 from bot.pictures import game_gif, game_png
-from engine import Player, parse_size, sgf
+from engine import Player, Point, parse_size, sgf
 
 LOCAL_GUILD_ID = 1
 LOCAL_CHANNEL_ID = 1
@@ -235,7 +235,7 @@ class LocalGame:
             self.write(play_on)
         self.write(f"Picture: {self._picture(view)}")
 
-    def _picture(self, view: GameView, *, suffix: str = "", marks: tuple = ()) -> Path:
+    def _picture(self, view: GameView, *, suffix: str = "", marks: tuple[Point, ...] = ()) -> Path:
         out = self.options.out
         out.mkdir(parents=True, exist_ok=True)
         name = f"dots-game-{view.game_id}-{len(view.game.actions):03d}"

@@ -107,7 +107,7 @@ class ChallengeButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> ChallengeButton:
@@ -157,7 +157,7 @@ class ConfirmButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> ConfirmButton:
@@ -207,7 +207,7 @@ class GamePicker(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> GamePicker:
@@ -217,8 +217,7 @@ class GamePicker(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the command in the chosen game."""
         try:
-            values = (interaction.data or {}).get("values") or []
-            game_id = int(values[0])
+            game_id = int(self.item.values[0])
             view = await bot_of(interaction).service.game(game_id)
             if view.guild_id != interaction.guild_id:
                 raise NotYourGame("you are not playing in this game")
@@ -442,7 +441,7 @@ class Play(commands.Cog):
         colour="Your colour (Pink moves first; default random)",
         rated="Whether the game counts for the leaderboard (default yes)",
     )
-    @app_commands.choices(
+    @app_commands.choices(  # type: ignore[misc]
         size=SIZE_CHOICES,
         rules=RULES_CHOICES,
         start=START_CHOICES,
@@ -566,12 +565,12 @@ class Play(commands.Cog):
                 f"{text.scores_line(view.game)}: {jump_url(view)}"
             )
         for challenge in challenges:
-            other = (
+            other_id = (
                 challenge.opponent_id
                 if challenge.challenger_id == user_id
                 else challenge.challenger_id
             )
-            lines.append(f"Open challenge #{challenge.challenge_id} with <@{other}>")
+            lines.append(f"Open challenge #{challenge.challenge_id} with <@{other_id}>")
         if not lines:
             lines.append("No running games. Start one with `/challenge`.")
         await interaction.response.send_message(
