@@ -7,6 +7,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+# Path patterns for ``fail_next`` (searched in the path after /api/v10).
+CALLBACK = r"^/interactions/\d+/[^/]+/callback$"  # the first answer to an interaction
+FOLLOWUP = r"^/webhooks/\d+/[^/]+$"  # follow-ups (and the reply after a defer)
+ORIGINAL = r"^/webhooks/\d+/[^/]+/messages/@original$"  # edits of the first answer
+CHANNEL_MESSAGES = r"^/channels/\d+/messages$"  # channel.send, in channels and threads
+THREADS = r"^/channels/\d+/(messages/\d+/)?threads$"  # opening a thread
+
 # Discord's own wording for the error codes the bot is likely to meet.
 ERROR_MESSAGES = {
     0: "General error",

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
+from tests.fakediscord.faults import CALLBACK, CHANNEL_MESSAGES, FOLLOWUP
 from tests.fakediscord.fixtures import fake_discord, run_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Channel, Guild, User
@@ -24,8 +25,6 @@ from tests.fakediscord.timings import percentile, summarise
 
 __all__ = ["fake_discord"]  # the fixture is used by name
 
-CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
-FOLLOWUP = r"^/webhooks/\d+/[^/]+$"
 COMMANDS = ["ask", "dots", "export", "hello", "picture", "ping", "post", "think"]
 
 
@@ -315,7 +314,7 @@ async def test_rate_limit_with_via_is_retried_once(world: World) -> None:
 
 async def test_rate_limit_without_via_is_an_error_the_bot_sees(world: World) -> None:
     fake = world.fake
-    fake.faults.fail_next("POST", CALLBACK, status=429, via=False)
+    fake.fail_next("POST", CALLBACK, status=429, via=False)
     handle = await fake.slash(world.alice, "hello", channel=world.general, name="x")
     await fake.wait_until(lambda: world.tiny.errors)
     assert isinstance(world.tiny.errors[0], discord.HTTPException)
@@ -325,7 +324,7 @@ async def test_rate_limit_without_via_is_an_error_the_bot_sees(world: World) -> 
 
 async def test_server_error_is_retried(world: World) -> None:
     fake = world.fake
-    fake.faults.fail_next("POST", r"^/channels/\d+/messages$", status=500)
+    fake.faults.fail_next("POST", CHANNEL_MESSAGES, status=500)
     handle = await fake.slash(world.alice, "post", channel=world.general)
     await handle.reply(timeout=8)
     posts = fake.requests_to("POST", rf"^/channels/{world.general.id}/messages$")

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tests.fakediscord.faults import Faults
+from tests.fakediscord.faults import Fault, Faults
 from tests.fakediscord.records import Request
 from tests.fakediscord.state import (
     DM,
@@ -208,6 +208,10 @@ class World:
                     await asyncio.wait_for(self._changed.wait(), step)
 
     # ----------------------------------------------------------------- queries for tests
+
+    def fail_next(self, method: str, path_regex: str, **options: Any) -> Fault:
+        """Shorthand for ``self.faults.fail_next``: make matching requests fail (see there)."""
+        return self.faults.fail_next(method, path_regex, **options)
 
     def requests_to(self, method: str, path_regex: str) -> list[Request]:
         """Recorded requests whose method matches and whose path contains ``path_regex``."""
