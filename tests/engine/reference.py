@@ -107,8 +107,8 @@ class RefBoard:
         the dots and links touching F are its border; the cells the edge reaches without
         crossing that border are outside. The ring (the outer border of F: the smallest ring
         around the region, 4.2) is made of the border's dots that touch the outside, directly
-        or through one of their border links; every point neither outside nor on the ring is
-        inside: the region, dots hanging into it, and holes.
+        or through one of their border links. The inside is rule 3.3 applied to the ring's dots:
+        the region, dots hanging into it, holes, and any pocket the ring's dots seal off.
         """
         walls = self.walls(player)
         size_x, size_y = 4 * self.width + 9, 4 * self.height + 9
@@ -161,14 +161,36 @@ class RefBoard:
         for p, q in border_links:
             if touches(links[p, q], outside, _STEPS4):
                 ring |= {p, q}
-        inside = frozenset(
-            p
+        # Rule 3.3 for the ring found: what cannot reach the edge without stepping on its dots
+        # (this also seals a pocket that the chain passes round on its far side).
+        inside = frozenset(self.inside_of(frozenset(ring)))
+        return frozenset(ring), inside
+
+    def inside_of(self, ring: frozenset[Point]) -> set[Point]:
+        """Rule 3.3: the points that cannot reach the edge of the board by steps up, down,
+        left and right without stepping on one of the ``ring``'s dots."""
+        start = [Point(x, y) for x in range(-1, self.width + 1) for y in (-1, self.height)]
+        start += [Point(x, y) for y in range(self.height) for x in (-1, self.width)]
+        seen = set(start)
+        stack = list(start)
+        while stack:
+            p = stack.pop()
+            for dx, dy in _STEPS4:
+                q = Point(p.x + dx, p.y + dy)
+                if (
+                    -1 <= q.x <= self.width
+                    and -1 <= q.y <= self.height
+                    and q not in seen
+                    and q not in ring
+                ):
+                    seen.add(q)
+                    stack.append(q)
+        return {
+            Point(x, y)
             for x in range(self.width)
             for y in range(self.height)
-            for p in (Point(x, y),)
-            if cell(p) not in outside and p not in ring
-        )
-        return frozenset(ring), inside
+            if Point(x, y) not in seen and Point(x, y) not in ring
+        }
 
     # -- placing -------------------------------------------------------------------------
 

@@ -204,6 +204,18 @@ def test_rule_3_3_no_dot_of_a_ring_is_inside_it() -> None:
     assert all(board.is_live(p) for p in base.ring)
 
 
+def test_rule_3_3_a_point_sealed_by_the_rings_own_dots_is_inside() -> None:
+    # The ring passes F5-E4-D5-E6 around E5 with the region on the far side; E5 cannot reach
+    # the edge without stepping on those ring dots, so it is inside the ring and in the base.
+    ring = "F5 E4 D5 E6 D7 C7 B6 B5 B4 C3 D2 E2 F2 G3 G4"
+    board = board_of(9, 9, f"B:D3 P:{ring}")
+    [base] = board.bases
+    assert {P(n) for n in ring.split()} == set(base.ring)
+    assert P("E5") in base.area
+    assert board.owner("E5") is PINK
+    assert not board.is_free("E5")
+
+
 def test_rule_3_4_empty_ring() -> None:
     board = board_of(7, 7, DIAMOND)
     assert board.bases == []
