@@ -18,7 +18,7 @@ import discord
 from bot import text
 from bot.app import create_bot
 from bot.config import ConfigError, Settings
-from bot.local import add_arguments, options_from, play_local
+from bot.local import LocalOptions, add_arguments, options_from, play_local
 
 log = logging.getLogger("bot")
 
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = options_from(args, database=str(settings.database))
         except ValueError as error:
             parser.error(str(error))
-        return asyncio.run(play_local(options))
+        return run_local(options)
     if not settings.token:
         return no_token(settings)
     return run_bot(settings)
@@ -78,7 +78,21 @@ def no_token(
     if answer not in ("y", "yes"):
         return 1
     args = build_parser().parse_args(["local"])
-    return asyncio.run(play_local(options_from(args, database=str(settings.database))))
+    return run_local(options_from(args, database=str(settings.database)))
+
+
+def run_local(options: LocalOptions) -> int:
+    """Play in the terminal; an unexpected failure is one line, not a traceback."""
+    try:
+        return asyncio.run(play_local(options))
+    except Exception as error:
+        logging.getLogger("bot.local").debug("terminal mode failed", exc_info=error)
+        print(
+            f"dots-bot local stopped: {type(error).__name__}: {error} "
+            f"(database: {options.database}; DOTS_LOG_LEVEL=DEBUG shows details).",
+            file=sys.stderr,
+        )
+        return 1
 
 
 def run_bot(settings: Settings) -> int:
