@@ -194,7 +194,9 @@ class RefBoard:
 
     # -- placing -------------------------------------------------------------------------
 
-    def place(self, p: Point, player: Player) -> list[tuple[Player, frozenset[Point]]]:
+    def place(
+        self, p: Point, player: Player
+    ) -> list[tuple[Player, frozenset[Point], frozenset[Point]]]:
         """Place a dot (rule 2.2 checked) and resolve 4.1-4.6; return the bases made."""
         if not self.is_free(p):
             raise ValueError(f"{p.name} is not free")
@@ -229,4 +231,4 @@ class RefBoard:
                 self.live.discard(c)
             self.bases = [b for b in self.bases if not (b[1] & inside)]
             self.bases.append((owner, ring, inside))
-        return [(owner, inside) for owner, _, inside in made]
+        return made

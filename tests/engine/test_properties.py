@@ -283,7 +283,14 @@ def _try_dot(
         return
     assert free, f"{point.name} was not free but was accepted"
     if reference is not None:
-        reference.place(point, mover)
+        made = reference.place(point, mover)
+        # The same bases, with the same owners, rings and areas (4.1, 4.2, 4.4).
+        assert sorted((b.owner, sorted(b.ring), sorted(b.area)) for b in placement.bases) == sorted(
+            (owner, sorted(ring), sorted(area)) for owner, ring, area in made
+        )
+    # What the dot captured: every dot inside the bases it made.
+    inside = {p for b in placement.bases for p in b.area}
+    assert set(placement.captured) == {p for p in inside if board.dot(p) is not None}
     recent.append(point)
     expect.placed[mover] += 1
     assert placement.pink_gain == board.score(PINK) - scores[0]
