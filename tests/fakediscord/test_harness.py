@@ -25,7 +25,7 @@ from tests.fakediscord.timings import percentile, summarise
 
 __all__ = ["fake_discord"]  # the fixture is used by name
 
-COMMANDS = ["ask", "dots", "export", "hello", "picture", "ping", "post", "think"]
+COMMANDS = ["ask", "dots", "export", "hello", "pick", "picture", "ping", "post", "think"]
 
 
 def png_bytes() -> bytes:
@@ -126,6 +126,21 @@ def make_tiny_bot(*, sharded: bool = False) -> TinyBot:
     async def think(interaction: discord.Interaction) -> None:
         await interaction.response.defer()
         await interaction.followup.send("done thinking", ephemeral=True)
+
+    @bot.tree.command(description="Pick a game from a menu")
+    async def pick(interaction: discord.Interaction) -> None:
+        menu: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id="tiny:pick",
+            options=[discord.SelectOption(label=f"Game {n}", value=str(n)) for n in (1, 2)],
+        )
+
+        async def chosen(choice: discord.Interaction) -> None:
+            await choice.response.send_message(f"picked {menu.values[0]}", ephemeral=True)
+
+        menu.callback = chosen  # type: ignore[method-assign, assignment]
+        view = discord.ui.View()
+        view.add_item(menu)
+        await interaction.response.send_message("which game?", view=view, ephemeral=True)
 
     @bot.tree.command(description="Ask a question")
     async def ask(interaction: discord.Interaction) -> None:
@@ -289,6 +304,13 @@ async def test_thread_and_dm_paths(world: World) -> None:
     world.bob.dms_closed = True
     closed = await fake.slash(world.alice, "ping", channel=world.general, user=world.bob)
     assert (await closed.reply()).content == "DMs closed (50007)"
+
+
+async def test_select_menu_choice_reaches_its_callback(world: World) -> None:
+    menu = await (await world.fake.slash(world.alice, "pick", channel=world.general)).reply()
+    assert menu.is_ephemeral and menu.custom_ids() == ["tiny:pick"]
+    choice = await world.fake.select(world.alice, menu, "tiny:pick", ["2"])
+    assert (await choice.reply()).content == "picked 2"
 
 
 async def test_modal_is_opened_and_submitted(world: World) -> None:
