@@ -88,6 +88,8 @@ def write_all(out: Path) -> list[Path]:
     for name, game in worked_cases().items():
         save(f"{name}.png", render_png(game))
     names = ("Ada", "Bartosz")
+    # The picture in the README (docs/board.png): the last dot has just made a base.
+    save("mid-game-20x20.png", render_png(sample_game(20, 20, 155, seed=27), names=names, clock=42))
     middle = sample_game(16, 16, 120, seed=7)
     save("mid-game-16x16.png", render_png(middle, names=names, clock=42))
     small = sample_game(10, 10, 44, seed=3)

@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from PIL import Image, ImageDraw
+from PIL import _imaging as pillow_core
 
 from engine import Base, Board, Game, Player, Point
 from renderer import sprites
@@ -18,6 +19,14 @@ from renderer.paper import paper, tinted
 from renderer.text import clean, fit, font
 
 Box = tuple[int, int, int, int]
+
+# Every picture allocates a few MB (the copy of the paper, the palette image). By default
+# Pillow returns freed memory blocks to the system at once, so each picture page-faults its
+# memory in again, about a fifth of the time of a large board. Keep a few freed blocks for
+# reuse (a process-wide Pillow setting; PILLOW_BLOCKS_MAX in the environment can raise it).
+_BLOCKS_KEPT = 8
+if pillow_core.get_blocks_max() < _BLOCKS_KEPT:
+    pillow_core.set_blocks_max(_BLOCKS_KEPT)
 Names = tuple[str, str] | Mapping[Player, str] | None
 Clock = str | timedelta | float | None
 
@@ -54,16 +63,20 @@ class Shape:
         ys = [y for _, y in self.polygon]
         reach = lay.strong_line_width
         self.box: Box = (min(xs) - reach, min(ys) - reach, max(xs) + reach + 1, max(ys) + reach + 1)
-        self._strokes: dict[int, list[tuple[Any, int, int, int, int]]] = {}
+        self._strokes: dict[int, list[tuple[Any, Any, tuple[int, int, int, int]]]] = {}
 
-    def strokes(self, cell: int, width: int) -> list[tuple[Any, int, int, int, int]]:
-        """The ring's lines ``width`` wide, ready to paste: (core mask, x, y, w, h)."""
+    def strokes(self, cell: int, width: int) -> list[tuple[Any, Any, tuple[int, int, int, int]]]:
+        """The ring's lines ``width`` wide, ready to paste through Pillow's core:
+        (colour block, mask, box)."""
         found = self._strokes.get(width)
         if found is None:
             found = []
+            colour = COLOURS[self.owner].dark
             for dx, dy, px, py in self.segments:
                 mask, mx, my = sprites.segment(dx, dy, cell, width)
-                found.append((mask.im, px + mx, py + my, mask.width, mask.height))
+                block = sprites.solid(mask.size, colour)
+                x, y = px + mx, py + my
+                found.append((block.im, mask.im, (x, y, x + mask.width, y + mask.height)))
             self._strokes[width] = found
         return found
 
@@ -250,11 +263,11 @@ class _Canvas:
     def ring(self, shape: Shape, *, fresh: bool) -> None:
         """Draw a base's ring: a line from each of its dots to the next."""
         lay, ox, oy = self.lay, self.ox, self.oy
-        width = lay.strong_line_width if fresh else lay.line_width
-        colour = COLOURS[shape.owner].dark
-        core = self.image.im
-        for mask, x, y, w, h in shape.strokes(lay.cell, width):
-            core.paste(colour, (x - ox, y - oy, x - ox + w, y - oy + h), mask)
+        paste = self.image.im.paste
+        for block, mask, (x0, y0, x1, y1) in shape.strokes(
+            lay.cell, lay.strong_line_width if fresh else lay.line_width
+        ):
+            paste(block, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), mask)
 
     def dots(self, dots: dict[Point, tuple[Player, bool]]) -> None:
         """Draw the dots that reach into the box: live ones with a rim, captured ones faded."""

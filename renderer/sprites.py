@@ -99,3 +99,10 @@ def segment(dx: int, dy: int, cell: int, width: int) -> tuple[Image.Image, int, 
     end = ((ax + dx * cell + 0.5) * SCALE, (ay + dy * cell + 0.5) * SCALE)
     ImageDraw.Draw(big).line((start, end), fill=255, width=width * SCALE)
     return _shrink(big), -ax, -ay
+
+
+@cache
+def solid(size: tuple[int, int], colour: Rgb) -> Image.Image:
+    """A block of one colour: pasting an image through a mask is about twice as fast in
+    Pillow as filling a colour through it."""
+    return Image.new("RGB", size, colour)

@@ -1,0 +1,106 @@
+"""Speed and size of the pictures (issue 3).
+
+Prints the median milliseconds per PNG and the bytes per PNG for a 10x10 mid-game and for
+39x32 positions with 600+ dots and many bases (and a full board), the size and time of a GIF
+replay of a full 39x32 game, and the colour-blind distances between Pink and Blue.
+Run: python bench/render.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Game  # noqa: E402
+from renderer import layout, render_gif, render_png  # noqa: E402
+from renderer import palette as colours  # noqa: E402
+from renderer.colourblind import distance  # noqa: E402
+from renderer.demo import sample_game  # noqa: E402
+from renderer.picture import paint, scene_of  # noqa: E402
+
+
+def median_ms(game: Game, runs: int) -> tuple[float, float, int]:
+    """Median and fastest milliseconds per PNG of ``game``, and the PNG's bytes."""
+    data = render_png(game, names=("Ada", "Bartosz"), clock=42)  # warms the caches of the size
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        render_png(game, names=("Ada", "Bartosz"), clock=42)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), min(times), len(data)
+
+
+def describe(game: Game) -> str:
+    """``"700 dots, 41 bases"``."""
+    dots = sum(1 for _ in game.board.dots())
+    return f"{dots} dots, {len(game.board.bases)} bases"
+
+
+def stages(game: Game, runs: int) -> str:
+    """Where the time of one PNG goes: painting, mapping onto the palette, compressing."""
+    lay = layout(game.width, game.height)
+    parts: dict[str, list[float]] = {"scene": [], "paint": [], "palette": [], "zlib": []}
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        scene = scene_of(lay, game)
+        t1 = time.perf_counter()
+        rgb = paint(lay, scene)
+        t2 = time.perf_counter()
+        image = colours.to_palette(rgb)
+        t3 = time.perf_counter()
+        image.save(io.BytesIO(), format="PNG", compress_level=3)
+        t4 = time.perf_counter()
+        for name, spent in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            parts[name].append(spent * 1000)
+    return ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in parts.items())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=60)
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+
+    small = sample_game(10, 10, 50, seed=3)
+    mid = sample_game(39, 32, 700, seed=11)
+    full = sample_game(39, 32, 10_000, seed=11)
+    cases = [("10x10 mid-game", small), ("39x32 mid-game", mid), ("39x32 full board", full)]
+    for label, game in cases:
+        med, best, size = median_ms(game, args.runs)
+        lay = layout(game.width, game.height)
+        print(
+            f"{label} ({describe(game)}; {lay.image_width}x{lay.image_height} px): "
+            f"median {med:.1f} ms per PNG (fastest {best:.1f}), {size / 1000:.1f} KB"
+        )
+        print(f"    median ms by stage: {stages(game, max(10, args.runs // 4))}")
+    print("targets: <= 5 ms for 10x10, <= 25 ms and <= 60 KB for 39x32")
+
+    start = time.perf_counter()
+    gif = render_gif(full, names=("Ada", "Bartosz"))
+    spent = time.perf_counter() - start
+    print(
+        f"GIF of a full 39x32 game ({len(full.actions)} actions): {len(gif) / 1e6:.2f} MB "
+        f"in {spent:.1f} s (target <= 8 MB)"
+    )
+
+    print(
+        f"Pink {colours.PINK} and Blue {colours.BLUE}, CIEDE2000 distance "
+        "(dots / captured dots / base shading):"
+    )
+    for vision in ("normal", "deuteranopia", "protanopia", "tritanopia"):
+        dots = distance(colours.PINK, colours.BLUE, vision)
+        faded = distance(colours.PINK_FADED, colours.BLUE_FADED, vision)
+        tint = distance(colours.PINK_TINT, colours.BLUE_TINT, vision)
+        print(f"    {vision:13} {dots:5.1f} / {faded:5.1f} / {tint:5.1f}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
