@@ -369,8 +369,12 @@ class Board:
                     n = chain[n]
                 roots.append(n)
             previous = current
-        for root in roots:
-            chain[root] = i
+        if roots:
+            # The new dot joins the first run's set (no new root, so paths stay short).
+            first = roots[0]
+            chain[i] = first
+            for root in roots:
+                chain[root] = first
         return len(roots) > len(set(roots))
 
     def _close_rings(self, i: int, player: int, made: list[_BaseRecord]) -> None:
@@ -400,8 +404,8 @@ class Board:
             loop = _outer_loop(walk, self.stride)
             if loop is None or i not in loop:
                 continue
-            area = self._fill(q, frozenset(loop))
-            if area is not None and any(live[c] == opponent for c in area):
+            area = self._area(loop, q)
+            if any(live[c] == opponent for c in area):
                 made.append(self._make_base(player, loop, area))
 
     def _played_into_ring(self, i: int, player: int, made: list[_BaseRecord]) -> None:
@@ -439,8 +443,8 @@ class Board:
         loop = _outer_loop(walk, self.stride)
         if loop is None:
             return
-        area = self._fill(top, frozenset(loop))
-        if area is None or any(live[c] == player and c != i for c in area):
+        area = self._area(loop, top)
+        if any(live[c] == player and c != i for c in area):
             return
         made.append(self._make_base(opponent, loop, area))
 
@@ -497,11 +501,24 @@ class Board:
             cur += offset
         raise AssertionError("a ring trace did not close")  # pragma: no cover
 
-    def _fill(self, seed: int, ring: frozenset[int]) -> frozenset[int] | None:
-        """Everything inside ``ring`` reachable from ``seed`` by steps up, down, left and right
-        (rule 3.3); None if the fill reaches the padding (the seed was not inside). Costs the
-        area."""
+    def _area(self, ring: tuple[int, ...], seed: int) -> frozenset[int]:
+        """Everything inside ``ring`` (rule 3.3); ``seed`` is a point known to be inside.
+
+        Usually that is the points reachable from ``seed`` by steps up, down, left and right
+        without stepping on a ring dot (cost: the area). When the ring touches itself (two of
+        its dots that do not follow each other are neighbours), it can seal off pockets on
+        its far side or split its inside in two, which rule 3.3 counts too: then the whole
+        bounding box is examined (``_inside``).
+        """
+        dots = frozenset(ring)
         live, dirs = self._live, self._dirs
+        for c in ring:
+            touching = 0
+            for offset in dirs:
+                if c + offset in dots:
+                    touching += 1
+            if touching > 2:
+                return self._inside(ring)
         steps = (dirs[0], dirs[2], dirs[4], dirs[6])
         area = {seed}
         stack = [seed]
@@ -509,13 +526,50 @@ class Board:
             c = stack.pop()
             for offset in steps:
                 n = c + offset
-                if n in ring or n in area:
-                    continue
-                if live[n] == BORDER:
-                    return None
-                area.add(n)
-                stack.append(n)
+                if n not in dots and n not in area:
+                    if live[n] == BORDER:  # the seed was not inside after all
+                        return self._inside(ring)
+                    area.add(n)
+                    stack.append(n)
         return frozenset(area)
+
+    def _inside(self, ring: tuple[int, ...]) -> frozenset[int]:
+        """Every point inside ``ring`` (rule 3.3): those that cannot reach the board's edge by
+        steps up, down, left and right without stepping on one of the ring's dots.
+
+        Only the ring's bounding box needs looking at: a point on the box's border that is not
+        a ring dot can step out of the box, where no ring dot stands. Costs the box's area.
+        """
+        stride = self.stride
+        dots = frozenset(ring)
+        rows = [c // stride for c in ring]
+        cols = [c % stride for c in ring]
+        top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
+        outside: set[int] = set()
+        for row in range(top, bottom + 1):
+            base = row * stride
+            if row in (top, bottom):
+                outside.update(base + col for col in range(left, right + 1))
+            else:
+                outside.update((base + left, base + right))
+        outside -= dots
+        stack = list(outside)
+        low, high = top * stride + left, bottom * stride + right
+        while stack:
+            c = stack.pop()
+            for n in (c - stride, c + 1, c + stride, c - 1):
+                if n in outside or n in dots or not low <= n <= high:
+                    continue
+                if not left <= n % stride <= right:
+                    continue
+                outside.add(n)
+                stack.append(n)
+        return frozenset(
+            c
+            for row in range(top + 1, bottom)
+            for c in range(row * stride + left + 1, row * stride + right)
+            if c not in outside and c not in dots
+        )
 
     def _make_base(self, owner: int, ring: tuple[int, ...], area: frozenset[int]) -> _BaseRecord:
         """Make a base: everything in ``area`` becomes ``owner``'s (rules 4.1, 4.5, 5.1, 5.2)."""
