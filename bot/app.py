@@ -62,6 +62,10 @@ class DotsBot(commands.Bot):
             intents=intents,
             tree_cls=DotsTree,
             help_command=None,
+            # Only the users we name are pinged; nothing anyone types can ping @everyone.
+            allowed_mentions=options.pop(
+                "allowed_mentions", discord.AllowedMentions(everyone=False, roles=False)
+            ),
             **options,
         )
         self.settings = settings

@@ -255,8 +255,8 @@ async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: 
     """The challenged player accepts: a thread, the first picture and a ping for Pink."""
     bot = bot_of(interaction)
     view = await bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id)
-    names = await picture_names(bot, view)
     pink, blue = mentions(view).values()
+    # Answer first (names, thread and picture take further round trips to Discord).
     await interaction.response.edit_message(
         content=(
             f"{interaction.user.mention} accepted. Game #{view.game_id}: {pink} (Pink) "
@@ -264,6 +264,7 @@ async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: 
         ),
         view=challenge_view(challenge_id, disabled=True),
     )
+    names = await picture_names(bot, view)
     name = thread_name(view.game_id, *names.values())
     thread_id = await open_thread(bot, interaction, view, name)
     if thread_id is not None:
@@ -482,7 +483,7 @@ class Play(commands.Cog):
         response = await interaction.response.send_message(
             challenge_text(challenge, await self._clock(challenge)),
             view=challenge_view(challenge.challenge_id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[opponent]),
         )
         message_id = response.message_id
         if message_id is None:

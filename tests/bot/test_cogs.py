@@ -159,6 +159,8 @@ async def test_challenge_posts_public_message_with_buttons_and_remembers_it(worl
         "dots:challenge:decline:1",
         "dots:challenge:cancel:1",
     ]
+    mentions = answer.payload["data"]["allowed_mentions"]  # type: ignore[index]
+    assert mentions["users"] == [BOB.id] and mentions["parse"] == []
     stored = await world.service.get_challenge(1)
     assert stored.is_open and stored.message_id is not None
     assert (stored.options.width, stored.options.rules) == (16, "grounding")
