@@ -100,7 +100,7 @@ def test_board_refusals_leave_the_board_unchanged() -> None:
     board = Board(10, 10)
     for player, point in moves("B:D4 P:D6 C5 B4 C3 D2 E3 F4 E5"):
         board.place(point, player)
-    for point, error in [
+    for name, error in [
         ("K3", OffBoardError),
         ("x", InvalidPointError),
         ("D6", OccupiedError),
@@ -109,7 +109,7 @@ def test_board_refusals_leave_the_board_unchanged() -> None:
     ]:
         before = state_of(board)
         with pytest.raises(error):
-            board.place(point, BLUE)
+            board.place(name, BLUE)
         assert state_of(board) == before
 
 

@@ -178,7 +178,7 @@ def play_random_game(
     while not game.is_over and step < 4 * board.width * board.height:
         step += 1
         mover = game.to_move
-        assert mover is expect.to_move
+        assert mover is not None and mover is expect.to_move
         roll = rng.random()
         if roll < stop_rate:
             _try_end(game, expect, mover, timed=rng.random() < 0.3)

@@ -412,8 +412,8 @@ def test_rule_6_3_over_when_no_free_point_is_left() -> None:
     # Blue's C3 inside a Pink base with the empty C4 beside it: C4 is not free, so the board
     # is full before every point holds a dot.
     game = Game(5, 5)
-    for point in ("B3", "C3", "B4", "A1", "C5", "A2", "D4", "A3", "D3", "A4", "C2"):
-        game.place(point)
+    for name in ("B3", "C3", "B4", "A1", "C5", "A2", "D4", "A3", "D3", "A4", "C2"):
+        game.place(name)
     assert game.board.owner("C4") is PINK
     while not game.is_over:
         assert game.board.free_count > 0
