@@ -14,7 +14,7 @@ from bot import text
 from bot.cogs.common import bot_of, picture_names, replay_file
 from bot.games import NoSuchGame
 from bot.pictures import game_png
-from engine import Game, Player, sgf
+from engine import Game, Player, Point, sgf
 
 if TYPE_CHECKING:
     from bot.app import DotsBot
@@ -33,22 +33,34 @@ Admins (Manage Server): `/dots-admin cancel`, `/dots-admin settings`."""
 NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
 
 
-def rule_examples() -> list[tuple[str, Game]]:
-    """The key cases of the rules as small games, with a caption each."""
+def rule_examples() -> list[tuple[str, Game, tuple[Point, ...]]]:
+    """The key cases of the rules as small games, with a caption and crosses to draw."""
     capture = Game(5, 5)
     for point in ("C4", "C3", "B3", "A1", "D3", "E1", "C2"):
         capture.place(point)
     empty = Game(5, 5)
     for point in ("C4", "A1", "B3", "E1", "D3", "A5", "C2", "C3"):
         empty.place(point)
+    stop = Game(7, 7, rules="grounding")
+    for point in ("A4", "G1", "B4", "G2", "D4", "G3", "E4", "G4", "E5", "G5"):
+        stop.place(point)
+    handed = stop.stop_preview(Player.PINK).dots
     return [
-        ("Pink closes a ring around Blue's dot: a base, Pink scores 1.", capture),
-        ("Blue plays into Pink's empty ring and is captured at once: Pink scores 1.", empty),
+        ("Pink closes a ring around Blue's dot: a base, Pink scores 1.", capture, ()),
+        ("Blue plays into Pink's empty ring and is captured at once: Pink scores 1.", empty, ()),
+        (
+            f"Grounding rules: a stop by Pink now would hand Blue the {len(handed)} crossed "
+            "dots, which are not linked to the edge.",
+            stop,
+            handed,
+        ),
     ]
 
 
 def _rule_files() -> list[tuple[str, bytes]]:
-    return [(caption, game_png(game, NAMES)) for caption, game in rule_examples()]
+    return [
+        (caption, game_png(game, NAMES, marks=marks)) for caption, game, marks in rule_examples()
+    ]
 
 
 class Info(commands.Cog):

@@ -412,6 +412,28 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
     await interaction.followup.send(status_text(view), file=picture, ephemeral=not here)
 
 
+async def game_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    """The user's running games in this server for a ``game`` option, theirs to move first."""
+    try:
+        games = await bot_of(interaction).service.running_games(
+            user_id=interaction.user.id, guild_id=interaction.guild_id
+        )
+    except Exception:
+        return []
+    games.sort(key=lambda view: view.to_move_id != interaction.user.id)
+    choices = []
+    for view in games:
+        colour = view.player_of(interaction.user.id)
+        opponent = view.user_of(colour.opponent) if colour else view.blue_id
+        turn = "your turn" if view.to_move_id == interaction.user.id else "their turn"
+        label = f"#{view.game_id} vs {await display_name(bot_of(interaction), opponent)} ({turn})"
+        if current.strip().lstrip("#") in str(view.game_id) or current.lower() in label.lower():
+            choices.append(app_commands.Choice(name=label[:100], value=view.game_id))
+    return choices[:25]
+
+
 # -- the cog --------------------------------------------------------------------------------
 
 
@@ -499,6 +521,7 @@ class Play(commands.Cog):
             clock = settings.default_clock
         return text.format_duration(clock)
 
+    @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="move", description="Place a dot, e.g. /move B7")
     @app_commands.guild_only()
     @app_commands.describe(
@@ -526,6 +549,7 @@ class Play(commands.Cog):
             return []
         return [app_commands.Choice(name=p, value=p) for p in suggest_points(view, current)]
 
+    @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="end", description="End: you make no more moves (asks first)")
     @app_commands.guild_only()
     @app_commands.describe(game="Game number, if you play several")
@@ -533,6 +557,7 @@ class Play(commands.Cog):
         """Ask to confirm ending (a stop under grounding rules)."""
         await self._in_game(interaction, "end", "", game)
 
+    @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="resign", description="Resign a game (asks first)")
     @app_commands.guild_only()
     @app_commands.describe(game="Game number, if you play several")
@@ -540,6 +565,7 @@ class Play(commands.Cog):
         """Ask to confirm resigning."""
         await self._in_game(interaction, "resign", "", game)
 
+    @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="board", description="Show a game's current picture")
     @app_commands.guild_only()
     @app_commands.describe(game="Game number (default: this thread's game or your only game)")

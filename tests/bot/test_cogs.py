@@ -505,7 +505,8 @@ async def test_export_sends_sgf_and_gif_of_a_game_of_this_server(world: World) -
 async def test_rules_help_answer_privately_with_pictures(world: World) -> None:
     calls = await world.harness.slash(CAT, "rules")
     sent = [c for c in calls if c.path.startswith("/webhooks/")][-1]
-    assert sent.is_ephemeral and "base" in sent.content and len(sent.files) == 2
+    assert sent.is_ephemeral and "base" in sent.content and "stop" in sent.content
+    assert [name for name, _ in sent.files] == ["rules-1.png", "rules-2.png", "rules-3.png"]
     calls = await world.harness.slash(CAT, "help")
     private_refusal(calls, "/challenge", "/move", "/export")
 
@@ -663,3 +664,31 @@ async def test_an_unexpected_error_behind_a_button_gets_a_private_apology(
         "sorry",
     )
     assert "disk" not in answer.content
+
+
+async def test_game_option_autocompletes_the_users_running_games(world: World) -> None:
+    first, thread = await start_game(world, ANN, BOB)
+    second, other = await start_game(world, CAT, ANN)
+    await play(world, thread, (ANN, "E5"))
+    await play(world, other, (CAT, "E5"))
+    h = world.harness
+    choices = await h.autocomplete(ANN, "end", "game", game="")
+    assert choices == [second, first]  # Ann is to move in the second game only
+    assert await h.autocomplete(ANN, "board", "game", game=str(first)) == [first]
+    assert await h.autocomplete(ADA, "move", "game", point="A1", game="") == []
+
+
+async def test_several_games_end_asks_which_then_confirms(world: World) -> None:
+    first, _ = await start_game(world, ANN, BOB)
+    await start_game(world, ANN, CAT)
+    calls = await world.harness.slash(ANN, "end")
+    assert private_refusal(calls, "which").custom_ids() == ["dots:pick:end:"]
+    menu = world.harness.last_message_with("dots:pick:end")
+    calls = await world.harness.click(ANN, menu, "dots:pick:end:", values=[str(first)])
+    ask = private_refusal(calls, "no more moves")
+    assert ask.custom_ids() == [f"dots:confirm:end:{first}", f"dots:confirm:keep:{first}"]
+    # Someone else's click on those buttons is refused.
+    prompt = world.harness.last_message_with("dots:confirm:end")
+    await refused(
+        world, world.harness.click(CAT, prompt, f"dots:confirm:end:{first}"), "not playing"
+    )
