@@ -129,11 +129,14 @@ def _changes(
     for point in {before.last, after.last} - {None}:
         if point is not None and before.last != after.last:
             yield _clip(lay, lay.point_box(point, reach))
-    old = {shape.box for shape, fresh in before.bases if fresh}
-    new = {shape.box for shape, _ in after.bases if shape not in {s for s, _ in before.bases}}
-    new |= {shape.box for shape, fresh in after.bases if fresh}
-    for box in old | new:
-        yield _clip(lay, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2))
+    if after.bases is not before.bases:
+        # Bases that lost their emphasis, new bases, and bases swallowed by a new one (those
+        # lie inside a new base's box).
+        standing = {shape for shape, _ in before.bases}
+        changed = {shape.box for shape, fresh in before.bases if fresh}
+        changed |= {shape.box for shape, fresh in after.bases if fresh or shape not in standing}
+        for box in changed:
+            yield _clip(lay, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2))
     for point in after.marks:
         yield _clip(lay, lay.point_box(point, reach))
 

@@ -16,7 +16,7 @@ from renderer import sprites
 from renderer.layout import Layout
 from renderer.palette import COLOURS, INK, LABEL, PAPER, Rgb
 from renderer.paper import paper, tinted
-from renderer.text import clean, fit, font
+from renderer.text import clean, fit, font, stamp
 
 Box = tuple[int, int, int, int]
 
@@ -325,7 +325,6 @@ class _Canvas:
     def header(self, header: Header) -> None:
         """Draw the names with their colours and scores, and the status line below."""
         lay = self.lay
-        draw = ImageDraw.Draw(self.image)
         size, small = lay.header_size, lay.status_size
         x0 = max(10, round(lay.left - lay.label_gap - lay.label_size * 0.6))
         line1 = round(size * 0.45 + size * 0.65)
@@ -339,18 +338,21 @@ class _Canvas:
             name_x = x + size * 0.72 + size * 0.35
             room = half - (name_x - x) - face.getlength(score) - size
             name = fit(header.names[n], size, room)
-            draw.text((name_x - self.ox, line1 - self.oy), name, font=face, fill=INK, anchor="lm")
+            self.text(name, size, (name_x, line1), INK)
             score_x = name_x + face.getlength(name) + size * 0.5
-            colour = COLOURS[player].dark
-            draw.text(
-                (score_x - self.ox, line1 - self.oy), score, font=face, fill=colour, anchor="lm"
-            )
+            self.text(score, size, (score_x, line1), COLOURS[player].dark)
         x = float(x0)
         if header.status_player is not None:
             self.swatch(header.status_player, small * 0.3, (x + small * 0.3, line2))
             x += small * 0.6 + small * 0.4
-        status = fit(header.status, small, lay.image_width - x - x0)
-        draw.text((x - self.ox, line2 - self.oy), status, font=font(small), fill=LABEL, anchor="lm")
+        self.text(fit(header.status, small, lay.image_width - x - x0), small, (x, line2), LABEL)
+
+    def text(self, text: str, size: int, at: tuple[float, float], colour: Rgb) -> None:
+        """Write ``text`` with its left end and middle at ``at`` (picture pixels)."""
+        if not text:
+            return
+        mask, dx, dy = stamp(text, size)
+        self.image.paste(colour, (round(at[0]) + dx - self.ox, round(at[1]) + dy - self.oy), mask)
 
     def swatch(self, player: Player, radius: float, at: tuple[float, float]) -> None:
         """A dot of ``player``'s colours of ``radius`` at ``at`` (picture pixels)."""

@@ -8,9 +8,9 @@ where they decompose (é -> e) and shown as ``?`` otherwise.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 # Characters the built-in font draws besides printable ASCII (checked against Pillow 13).
 _EXTRA = set("©«°±´·»‘’“”…‹›⁄™")
@@ -51,3 +51,17 @@ def fit(text: str, size: int, width: float) -> str:
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=512)
+def stamp(text: str, size: int, anchor: str = "lm") -> tuple[Image.Image, int, int]:
+    """The antialiased mask of ``text`` and where its corner lies from the anchor point.
+
+    Kept, since a game's header shows the same names and scores picture after picture and
+    drawing text costs more than pasting it.
+    """
+    face = font(size)
+    left, top, right, bottom = (round(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
