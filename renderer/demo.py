@@ -105,8 +105,11 @@ def write_all(out: Path) -> list[Path]:
         render_png(
             grounding,
             names=names,
-            clock=f"a stop would hand over {len(preview.dots)} dots",
             marks=preview.dots,
+            status=(
+                f"A stop by {preview.player.label} hands {len(preview.dots)} dots over: "
+                f"{'a loss' if preview.loses else 'no loss'}, {preview.pink}-{preview.blue}"
+            ),
         ),
     )
     grounding.end()

@@ -175,13 +175,17 @@ def scene_of(
     clock: Clock = None,
     marks: Sequence[Point | str] = (),
     highlight_last: bool = True,
+    status: str | None = None,
 ) -> Scene:
-    """The scene of a game or a board (a board has no turn: its header shows the scores)."""
+    """The scene of a game or a board (a board has no turn: its header shows the scores).
+
+    ``status``, when given, replaces the header's second line (whose turn it is, or the result).
+    """
     shown = name_pair(names)
     if isinstance(position, Game):
         board = position.board
         scores = (position.score(Player.PINK), position.score(Player.BLUE))
-        status, player = game_status(position, shown, clock)
+        line, player = game_status(position, shown, clock)
         placement = position.last_placement if highlight_last else None
         fresh = placement.bases if placement else ()
         last = placement.point if placement else None
@@ -190,14 +194,16 @@ def scene_of(
     else:
         board = position
         scores = (board.score(Player.PINK), board.score(Player.BLUE))
-        status, player = clock_text(clock), None
+        line, player = clock_text(clock), None
         fresh, last = (), None
+    if status is not None:
+        line = clean(status)
     return Scene(
         dots=board_dots(board),
         bases=shapes(lay, board.bases, fresh),
         last=last,
         marks=tuple(board.point(p) for p in marks),
-        header=Header(shown, scores, status, player),
+        header=Header(shown, scores, line, player),
     )
 
 

@@ -31,6 +31,7 @@ def render_png(
     marks: Sequence[Point | str] = (),
     highlight_last: bool = True,
     labels: bool = True,
+    status: str | None = None,
 ) -> bytes:
     """The PNG of a game or a board.
 
@@ -39,6 +40,8 @@ def render_png(
     points drawn with a cross (the dots a stop would hand over, rule 8.2); a game over by a stop
     marks the dots it handed over when no marks are given. ``highlight_last`` marks the last dot
     and emphasises the bases it made; ``labels`` draws the coordinates around the board.
+    ``status`` replaces the line under the names (whose turn it is, or the result), e.g. to
+    say what a previewed stop would do.
 
     Raises:
         InvalidPointError, OffBoardError: a mark that is not a point of this board.
@@ -46,7 +49,13 @@ def render_png(
     board = position.board if isinstance(position, Game) else position
     lay = layout(board.width, board.height)
     scene = scene_of(
-        lay, position, names=names, clock=clock, marks=marks, highlight_last=highlight_last
+        lay,
+        position,
+        names=names,
+        clock=clock,
+        marks=marks,
+        highlight_last=highlight_last,
+        status=status,
     )
     image = to_palette(paint(lay, scene, labels=labels))
     out = io.BytesIO()

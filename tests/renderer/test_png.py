@@ -280,6 +280,9 @@ def test_the_header_shows_names_scores_turn_and_clock():
     timed_diff = ImageChops.difference(named, timed).getbbox()
     assert timed_diff is not None and timed_diff[1] > lay.header_size  # the second line only
     assert top(clock=42) == top(clock="42 s")
+    told = top(status="A stop now hands 3 dots to Blue")
+    told_diff = ImageChops.difference(plain, told).getbbox()
+    assert told_diff is not None and told_diff[1] > lay.header_size
     game.apply(Action("resign", B))
     assert ImageChops.difference(top(), plain).getbbox() is not None
 
