@@ -290,37 +290,16 @@ class GameService:
             if challenger_pink
             else (ch.opponent_id, ch.challenger_id)
         )
-        seed = self._rng.randrange(2**31) if ch.start == "four-crosses" else None
-        dots = start_dots(ch.start, ch.width, ch.height, seed)
-        clock = ch.clock or round(DEFAULT_CLOCK.total_seconds())
-        row = GameRow(
-            game_id=0,
+        row = await self._new_game_row(
             guild_id=ch.guild_id,
             channel_id=ch.channel_id,
-            thread_id=None,
-            message_id=None,
             challenge_id=ch.challenge_id,
             pink_id=pink,
             blue_id=blue,
-            width=ch.width,
-            height=ch.height,
-            rules=ch.rules,
-            start=ch.start,
-            start_dots=convert.encode_start_dots(dots),
-            seed=seed,
-            clock=clock,
-            rated=ch.rated,
-            status="running",
-            winner=None,
-            pink_score=None,
-            blue_score=None,
-            reason=None,
-            moves=0,
+            options=convert.challenge_value(ch).options,
+            clock=ch.clock or round(DEFAULT_CLOCK.total_seconds()),
             created=ch.created,
-            started=to_ts(now),
-            finished=None,
-            deadline=to_ts(now) + clock,
-            reminder_sent=False,
+            now=to_ts(now),
         )
         stored = await self.store.accept_challenge(challenge_id, row, now=to_ts(now))
         if stored is None:
@@ -352,37 +331,17 @@ class GameService:
             raise CannotChallengeSelf("you cannot play against yourself")
         await asyncio.to_thread(convert.check_options, options)
         seconds = convert.clock_seconds(options.clock or DEFAULT_CLOCK)
-        seed = self._rng.randrange(2**31) if options.start == "four-crosses" else None
-        dots = start_dots(options.start, options.width, options.height, seed)
         now = to_ts(self.now())
-        row = GameRow(
-            0,
-            guild_id,
-            channel_id,
-            None,
-            None,
-            None,
-            pink_id,
-            blue_id,
-            options.width,
-            options.height,
-            options.rules,
-            options.start,
-            convert.encode_start_dots(dots),
-            seed,
-            seconds,
-            options.rated,
-            "running",
-            None,
-            None,
-            None,
-            None,
-            0,
-            now,
-            now,
-            None,
-            now + seconds,
-            False,
+        row = await self._new_game_row(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenge_id=None,
+            pink_id=pink_id,
+            blue_id=blue_id,
+            options=options,
+            clock=seconds,
+            created=now,
+            now=now,
         )
         stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
@@ -390,6 +349,55 @@ class GameService:
             self._remember(live)
             self._game_clock(stored)
             return convert.game_view(stored, live.game)
+
+    async def _new_game_row(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenge_id: int | None,
+        pink_id: int,
+        blue_id: int,
+        options: GameOptions,
+        clock: int,
+        created: float,
+        now: float,
+    ) -> GameRow:
+        """The row of a game starting now, Pink's clock running; draws four crosses if asked
+        (off the event loop: the engine's draw can take a moment on a tight board)."""
+        seed = self._rng.randrange(2**31) if options.start == "four-crosses" else None
+        dots = await asyncio.to_thread(
+            start_dots, options.start, options.width, options.height, seed
+        )
+        return GameRow(
+            game_id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            message_id=None,
+            challenge_id=challenge_id,
+            pink_id=pink_id,
+            blue_id=blue_id,
+            width=options.width,
+            height=options.height,
+            rules=options.rules,
+            start=options.start,
+            start_dots=convert.encode_start_dots(dots),
+            seed=seed,
+            clock=clock,
+            rated=options.rated,
+            status="running",
+            winner=None,
+            pink_score=None,
+            blue_score=None,
+            reason=None,
+            moves=0,
+            created=created,
+            started=now,
+            finished=None,
+            deadline=now + clock,
+            reminder_sent=False,
+        )
 
     async def decline(self, *, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines.
