@@ -113,6 +113,9 @@ class FakeRest:
         self.users: dict[int, dict[str, Any]] = {}
         self.interaction_channels: dict[str, int] = {}
         self.threads: dict[int, str] = {}
+        # The message a component interaction came from, by token (type 7 callbacks edit it).
+        self.interaction_messages: dict[str, int] = {}
+        self.dm_channel: int | None = None
 
     # -- recording -------------------------------------------------------------------------
 
@@ -170,9 +173,12 @@ class FakeRest:
 
     def edit(self, message_id: int, body: dict[str, Any]) -> dict[str, Any]:
         """Apply an edit to a stored message."""
-        data = self.messages.setdefault(
-            message_id, self.message(CHANNEL_ID, {}, []) | {"id": str(message_id)}
-        )
+        data = self.messages.get(message_id)
+        if data is None:
+            data = self.message(CHANNEL_ID, {}, [])
+            del self.messages[int(data["id"])]
+            data["id"] = str(message_id)
+            self.messages[message_id] = data
         for key in ("content", "components", "embeds"):
             if key in body and body[key] is not None:
                 data[key] = body[key]
@@ -262,9 +268,12 @@ class FakeRest:
                 message = self.message(channel_id, data, call.files)
                 interaction["response_message_id"] = message["id"]
                 return {"interaction": interaction, "resource": {"type": kind, "message": message}}
+            if kind == 7 and token in self.interaction_messages:
+                message = self.edit(self.interaction_messages[token], data)
+                return {"interaction": interaction, "resource": {"type": kind, "message": message}}
             return {"interaction": interaction, "resource": {"type": kind}}
-        if method == "GET":
-            return self.message(CHANNEL_ID, {}, [])
+        if method == "GET":  # the original response, fetched again
+            return self.message(self.interaction_channels.get(parts[2], CHANNEL_ID), {}, [])
         if method == "PATCH":
             return self.edit(snowflake() if parts[-1] == "@original" else int(parts[-1]), body)
         token = parts[2] if len(parts) > 2 else ""
@@ -506,6 +515,7 @@ class Harness:
         channel_id = int(message["channel_id"])
         payload = self._base(3, member, channel_id, data)
         payload["message"] = message
+        self.rest.interaction_messages[payload["token"]] = int(message["id"])
         return await self.dispatch(payload)
 
     async def dispatch(self, payload: dict[str, Any]) -> list[Call]:

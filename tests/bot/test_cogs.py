@@ -5,6 +5,7 @@ Every refusal must be private (flag 64) and leave the database exactly as it was
 
 from __future__ import annotations
 
+import copy
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -192,6 +193,9 @@ async def test_accept_opens_a_thread_with_the_first_picture_and_pings_pink(world
     update = next(c for c in calls if c.kind == 7)
     buttons = update.payload["data"]["components"][0]["components"]  # type: ignore[index]
     assert all(button["disabled"] for button in buttons)
+    stored = world.harness.rest.messages[int(message["id"])]
+    assert "accepted" in stored["content"]
+    assert all(b["disabled"] for row in stored["components"] for b in row["components"])
     threads = world.harness.threads()
     assert len(threads) == 1
     thread_id, name = next(iter(threads.items()))
@@ -347,7 +351,11 @@ async def test_end_asks_privately_then_ends_and_says_the_other_plays_on(world: W
     prompt = h.last_message_with("dots:confirm:end")
     calls = await h.click(ANN, prompt, f"dots:confirm:keep:{game_id}")
     assert world.snapshot() == before
+    assert prompt["components"] == [] and "Nothing changed" in prompt["content"]
+    await h.slash(ANN, "end", channel_id=thread)
+    prompt = h.last_message_with("dots:confirm:end")
     calls = await h.click(ANN, prompt, f"dots:confirm:end:{game_id}")
+    assert prompt["components"] == [] and prompt["content"] == "You ended."
     view = await world.service.game(game_id)
     assert view.game.ended and view.is_running
     note = posted(calls)[-1]
@@ -393,6 +401,8 @@ async def test_resign_asks_then_posts_result_ratings_and_replay(world: World) ->
     await refused(world, h.slash(CAT, "resign", channel_id=thread), "not playing")
     await play(world, thread, (ANN, "E5"))
     await h.slash(BOB, "resign", channel_id=thread)
+    older = copy.deepcopy(h.last_message_with("dots:confirm:resign"))  # as if asked twice
+    await h.slash(BOB, "resign", channel_id=thread)
     before = world.snapshot()
     prompt = h.last_message_with("dots:confirm:resign")
     await refused(world, h.click(CAT, prompt, f"dots:confirm:resign:{game_id}"), "not playing")
@@ -403,8 +413,8 @@ async def test_resign_asks_then_posts_result_ratings_and_replay(world: World) ->
     assert f"<@{ANN.id}>: 1500 →" in final.content
     assert final.files[-1][1][:6] in (b"GIF89a", b"GIF87a")
     assert (await world.service.game(game_id)).result.reason == "resigned"  # type: ignore[union-attr]
-    # The old confirmation buttons now only refuse.
-    await refused(world, h.click(BOB, prompt, f"dots:confirm:resign:{game_id}"), "over")
+    # Buttons of an older prompt now only refuse.
+    await refused(world, h.click(BOB, older, f"dots:confirm:resign:{game_id}"), "over")
 
 
 async def test_board_is_public_in_the_thread_and_private_elsewhere(world: World) -> None:
@@ -692,3 +702,52 @@ async def test_several_games_end_asks_which_then_confirms(world: World) -> None:
     await refused(
         world, world.harness.click(CAT, prompt, f"dots:confirm:end:{first}"), "not playing"
     )
+
+
+async def test_buttons_still_work_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "dots.sqlite3"
+    service = await GameService.open(db)
+    first = await Harness.start(service, monkeypatch)
+    await first.slash(ANN, "challenge", opponent=BOB, colour="pink")
+    message = first.last_message_with("dots:challenge:accept")
+    await first.close()
+    await service.close()
+
+    # A new process: new service, new bot, nothing in memory but the database.
+    service = await GameService.open(db)
+    second = await Harness.start(service, monkeypatch)
+    try:
+        calls = await second.click(BOB, message, "dots:challenge:accept:1")
+        assert any(c.kind == 7 for c in calls)
+        (thread,) = second.threads()
+        calls = await second.slash(ANN, "move", channel_id=thread, point="E5")
+        assert not any(c.is_ephemeral for c in calls)
+        assert (await service.game(1)).game.last_move.name == "E5"  # type: ignore[union-attr]
+    finally:
+        await second.close()
+        await service.close()
+
+    # Once more: the thread still leads to its game (Discord still knows the thread's name).
+    service = await GameService.open(db)
+    third = await Harness.start(service, monkeypatch)
+    third.rest.threads.update(second.rest.threads)
+    try:
+        await refused_in(third, service, CAT, thread, "not playing")
+        calls = await third.slash(BOB, "move", channel_id=thread, point="F5")
+        assert not any(c.is_ephemeral for c in calls)
+        assert len((await service.game(1)).game.actions) == 2
+    finally:
+        await third.close()
+        await service.close()
+
+
+async def refused_in(
+    harness: Harness, service: GameService, member: Member, thread: int, words: str
+) -> None:
+    """A /move in ``thread`` by ``member`` is refused privately and plays nothing."""
+    before = len((await service.game(1)).game.actions)
+    calls = await harness.slash(member, "move", channel_id=thread, point="A1")
+    private_refusal(calls, words)
+    assert len((await service.game(1)).game.actions) == before
