@@ -114,6 +114,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10)
     parser.add_argument("--pairs", default="hard-medium,medium-easy,easy-random")
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
+    parser.add_argument("--every", type=int, default=0, help="a table every N games")
     parser.add_argument("--set", action="append", default=[], help="level.field=value")
     args = parser.parse_args()
     levels = dict(ai.LEVELS)
@@ -139,6 +140,8 @@ def main() -> None:
     started = time.perf_counter()
     outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        # Game n of every pairing before game n + 1 of any: an interrupted run still has
+        # every pairing, and a table is printed every --every games.
         futures = [
             pool.submit(
                 play,
@@ -149,10 +152,10 @@ def main() -> None:
                 size=args.size,
                 levels_by_name=levels,
             )
-            for strong, weak in pairs
             for n in range(args.games)
+            for strong, weak in pairs
         ]
-        for future in futures:
+        for done, future in enumerate(futures, 1):
             outcome = future.result()
             played = outcomes[(outcome.strong, outcome.weak)]
             played.append(outcome)
@@ -162,12 +165,27 @@ def main() -> None:
                     f" {outcome.score} ({outcome.reason}, {outcome.moves} moves)",
                     flush=True,
                 )
+            if done < len(futures) and args.every and not done % args.every:
+                report(outcomes, pairs, args, time.perf_counter() - started)
+    report(outcomes, pairs, args, time.perf_counter() - started)
+
+
+def report(
+    outcomes: dict[tuple[str, str], list[GameOutcome]],
+    pairs: list[tuple[str, ...]],
+    args: argparse.Namespace,
+    wall: float,
+) -> None:
+    """Print the table of the games played so far."""
     seconds: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
-    print(f"{args.size}x{args.size}, standard rules, empty start, {args.games} games a pairing")
+    print()
     print(
-        f"{'stronger vs weaker':<20} {'wins':>5} {'draws':>6} {'losses':>7} {'win %':>6}"
-        f" {'ended/full':>11}"
+        f"{args.size}x{args.size}, standard rules, empty start, up to {args.games} games a pairing"
+    )
+    print(
+        f"{'stronger vs weaker':<20} {'games':>5} {'wins':>5} {'draws':>6} {'losses':>7}"
+        f" {'win %':>6} {'ended/full':>11}"
     )
     for strong, weak in pairs:
         games = outcomes[(strong, weak)]
@@ -177,8 +195,9 @@ def main() -> None:
         draws = sum(g.winner is None for g in games)
         ended = sum(g.reason == "ended" for g in games)
         print(
-            f"{strong + ' vs ' + weak:<20} {wins:>5} {draws:>6} {len(games) - wins - draws:>7}"
-            f" {100 * wins / len(games):>5.0f}% {ended:>5}/{len(games) - ended:<5}"
+            f"{strong + ' vs ' + weak:<20} {len(games):>5} {wins:>5} {draws:>6}"
+            f" {len(games) - wins - draws:>7} {100 * wins / len(games):>5.0f}%"
+            f" {ended:>5}/{len(games) - ended:<5}"
         )
         for g in games:
             for level, values in g.seconds.items():
@@ -194,7 +213,7 @@ def main() -> None:
                 f" {sum(values) / len(values):>12.3f} {capped[level]:>7}"
             )
     print("capped: moves whose search the time cap cut short (not reproducible by seed)")
-    print(f"\nwall time {time.perf_counter() - started:.0f} s with {args.workers} workers")
+    print(f"wall time {wall:.0f} s with {args.workers} workers", flush=True)
 
 
 if __name__ == "__main__":
