@@ -751,3 +751,9 @@ async def refused_in(
     calls = await harness.slash(member, "move", channel_id=thread, point="A1")
     private_refusal(calls, words)
     assert len((await service.game(1)).game.actions) == before
+
+
+async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
+    puts = [c for c in world.harness.rest.calls if c.method == "PUT"]
+    assert [c.path for c in puts] == [f"/applications/{APP_ID}/commands"]
+    assert len(puts[0].payload) == 14  # type: ignore[arg-type]
