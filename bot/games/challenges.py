@@ -1,0 +1,310 @@
+"""Use-cases of challenges and of starting games: challenge, accept, decline, cancel, expire."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+from bot.games import convert
+from bot.games.convert import to_dt, to_ts
+from bot.games.core import Live, ServiceCore
+from bot.games.errors import (
+    CannotChallengeBot,
+    CannotChallengeSelf,
+    ChallengeClosed,
+    ChallengeExists,
+    NoSuchChallenge,
+    NotYourChallenge,
+)
+from bot.games.models import (
+    CHALLENGE_TTL,
+    DEFAULT_CLOCK,
+    Challenge,
+    ChallengeExpired,
+    ClockChange,
+    GameOptions,
+    GameView,
+)
+from bot.storage.rows import ChallengeRow, GameRow
+from engine.starts import start_dots
+
+
+class ChallengeCases(ServiceCore):
+    """Challenges and starting games."""
+
+    # -- challenges ------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        options: GameOptions | None = None,
+        opponent_is_bot: bool = False,
+    ) -> Challenge:
+        """Challenge ``opponent_id`` to a game; it expires unanswered after 10 minutes.
+
+        A clock of None in the options becomes the server's default move clock now.
+
+        Raises:
+            CannotChallengeSelf, CannotChallengeBot, ChallengeExists, OptionOutOfRange.
+        """
+        options = options or GameOptions()
+        if opponent_id == challenger_id:
+            raise CannotChallengeSelf("you cannot challenge yourself")
+        if opponent_is_bot:
+            raise CannotChallengeBot("you cannot challenge a bot")
+        await asyncio.to_thread(convert.check_options, options)
+        clock = options.clock
+        if clock is None:
+            clock = (await self.guild_settings(guild_id=guild_id)).default_clock
+        seconds = convert.clock_seconds(clock)
+        now = self.now()
+        row = ChallengeRow(
+            challenge_id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            message_id=None,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            width=options.width,
+            height=options.height,
+            rules=options.rules,
+            start=options.start,
+            clock=seconds,
+            colour=options.colour,
+            rated=options.rated,
+            status="open",
+            created=to_ts(now),
+            expires=to_ts(now + CHALLENGE_TTL),
+            game_id=None,
+        )
+        stored = await self.store.create_challenge(row, now=to_ts(now))
+        if stored is None:
+            raise ChallengeExists("there is already an open challenge between you two")
+        self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
+        return convert.challenge_value(stored)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        """A challenge by id.
+
+        Raises:
+            NoSuchChallenge.
+        """
+        return convert.challenge_value(await self._challenge_row(challenge_id))
+
+    async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
+        row = await self.store.challenge(challenge_id)
+        if row is None:
+            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+        return row
+
+    async def accept(self, *, challenge_id: int, user_id: int) -> GameView:
+        """The challenged player accepts: the game starts and Pink's clock runs.
+
+        Raises:
+            NoSuchChallenge, NotYourChallenge, ChallengeClosed (also when it has expired).
+        """
+        ch = await self._challenge_row(challenge_id)
+        if user_id != ch.opponent_id:
+            raise NotYourChallenge("only the challenged player can accept this challenge")
+        now = self.now()
+        if ch.status != "open" or ch.expires <= to_ts(now):
+            raise ChallengeClosed(_closed_message(ch, now))
+        challenger_pink = ch.colour == "pink" or (
+            ch.colour == "random" and self._rng.random() < 0.5
+        )
+        pink, blue = (
+            (ch.challenger_id, ch.opponent_id)
+            if challenger_pink
+            else (ch.opponent_id, ch.challenger_id)
+        )
+        row = await self._new_game_row(
+            guild_id=ch.guild_id,
+            channel_id=ch.channel_id,
+            challenge_id=ch.challenge_id,
+            pink_id=pink,
+            blue_id=blue,
+            options=convert.challenge_value(ch).options,
+            clock=ch.clock or round(DEFAULT_CLOCK.total_seconds()),
+            created=ch.created,
+            now=to_ts(now),
+        )
+        stored = await self.store.accept_challenge(challenge_id, row, now=to_ts(now))
+        if stored is None:
+            raise ChallengeClosed(_closed_message(await self._challenge_row(challenge_id), now))
+        self._clock_changed(ClockChange(None, challenge_id, None))
+        async with self._lock(stored.game_id):
+            live = Live(stored, convert.rebuild(stored, []))
+            self._remember(live)
+            self._game_clock(stored)
+            return convert.game_view(stored, live.game)
+
+    async def start_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        pink_id: int,
+        blue_id: int,
+        options: GameOptions | None = None,
+    ) -> GameView:
+        """Start a game between two players directly, without a challenge (the terminal mode,
+        imports, and later the computer player).
+
+        Raises:
+            CannotChallengeSelf, OptionOutOfRange.
+        """
+        options = options or GameOptions()
+        if pink_id == blue_id:
+            raise CannotChallengeSelf("you cannot play against yourself")
+        await asyncio.to_thread(convert.check_options, options)
+        seconds = convert.clock_seconds(options.clock or DEFAULT_CLOCK)
+        now = to_ts(self.now())
+        row = await self._new_game_row(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenge_id=None,
+            pink_id=pink_id,
+            blue_id=blue_id,
+            options=options,
+            clock=seconds,
+            created=now,
+            now=now,
+        )
+        stored = await self.store.create_game(row)
+        async with self._lock(stored.game_id):
+            live = Live(stored, convert.rebuild(stored, []))
+            self._remember(live)
+            self._game_clock(stored)
+            return convert.game_view(stored, live.game)
+
+    async def _new_game_row(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenge_id: int | None,
+        pink_id: int,
+        blue_id: int,
+        options: GameOptions,
+        clock: int,
+        created: float,
+        now: float,
+    ) -> GameRow:
+        """The row of a game starting now, Pink's clock running; draws four crosses if asked
+        (off the event loop: the engine's draw can take a moment on a tight board)."""
+        seed = self._rng.randrange(2**31) if options.start == "four-crosses" else None
+        dots = await asyncio.to_thread(
+            start_dots, options.start, options.width, options.height, seed
+        )
+        return GameRow(
+            game_id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            message_id=None,
+            challenge_id=challenge_id,
+            pink_id=pink_id,
+            blue_id=blue_id,
+            width=options.width,
+            height=options.height,
+            rules=options.rules,
+            start=options.start,
+            start_dots=convert.encode_start_dots(dots),
+            seed=seed,
+            clock=clock,
+            rated=options.rated,
+            status="running",
+            winner=None,
+            pink_score=None,
+            blue_score=None,
+            reason=None,
+            moves=0,
+            created=created,
+            started=now,
+            finished=None,
+            deadline=now + clock,
+            reminder_sent=False,
+        )
+
+    async def decline(self, *, challenge_id: int, user_id: int) -> Challenge:
+        """The challenged player declines.
+
+        Raises:
+            NoSuchChallenge, NotYourChallenge, ChallengeClosed.
+        """
+        ch = await self._challenge_row(challenge_id)
+        if user_id != ch.opponent_id:
+            raise NotYourChallenge("only the challenged player can decline this challenge")
+        return await self._close_challenge(ch, "declined")
+
+    async def cancel(self, *, challenge_id: int, user_id: int) -> Challenge:
+        """The challenger withdraws the challenge.
+
+        Raises:
+            NoSuchChallenge, NotYourChallenge, ChallengeClosed.
+        """
+        ch = await self._challenge_row(challenge_id)
+        if user_id != ch.challenger_id:
+            raise NotYourChallenge("only the challenger can cancel this challenge")
+        return await self._close_challenge(ch, "cancelled")
+
+    async def _close_challenge(self, ch: ChallengeRow, status: str) -> Challenge:
+        now = self.now()
+        if ch.status == "open" and ch.expires <= to_ts(now):
+            await self.expire(challenge_id=ch.challenge_id)
+            raise ChallengeClosed("this challenge has expired")
+        closed = await self.store.close_challenge(ch.challenge_id, status=status, now=to_ts(now))
+        if closed is None:
+            raise ChallengeClosed(_closed_message(await self._challenge_row(ch.challenge_id), now))
+        self._clock_changed(ClockChange(None, ch.challenge_id, None))
+        return convert.challenge_value(closed)
+
+    async def expire(self, *, challenge_id: int) -> Challenge | None:
+        """Expire the challenge if it is still open and its time has come; else None.
+
+        Publishes ChallengeExpired when it expires.
+        """
+        closed = await self.store.close_challenge(
+            challenge_id, status="expired", now=to_ts(self.now()), due_only=True
+        )
+        if closed is None:
+            return None
+        self._clock_changed(ClockChange(None, challenge_id, None))
+        challenge = convert.challenge_value(closed)
+        await self._publish(ChallengeExpired(challenge))
+        return challenge
+
+    async def expire_challenges(self) -> list[Challenge]:
+        """Expire every open challenge whose time has come."""
+        expired = []
+        for challenge_id in await self.store.due_challenges(to_ts(self.now())):
+            challenge = await self.expire(challenge_id=challenge_id)
+            if challenge is not None:
+                expired.append(challenge)
+        return expired
+
+    async def set_challenge_message(self, *, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge (for the adapter to edit it later).
+
+        Raises:
+            NoSuchChallenge.
+        """
+        if not await self.store.set_challenge_message(challenge_id, message_id):
+            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+
+    async def open_challenges(
+        self, *, user_id: int, guild_id: int | None = None
+    ) -> list[Challenge]:
+        """The open challenges made by or to ``user_id`` (in one server if given)."""
+        rows = await self.store.open_challenges(user_id, guild_id)
+        return [convert.challenge_value(r) for r in rows]
+
+
+def _closed_message(ch: ChallengeRow, now: datetime) -> str:
+    if ch.status == "open" and ch.expires <= to_ts(now):
+        return "this challenge has expired"
+    return f"this challenge was already {ch.status}"

@@ -1,0 +1,239 @@
+"""The core of the game service: the database, the cache of running games and their locks,
+events and clock listeners, and the settings use-cases."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import random
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Self
+
+from bot.games import convert
+from bot.games.convert import to_dt, to_ts
+from bot.games.errors import GameOver, NoSuchGame, NotYourGame
+from bot.games.models import ClockChange, Event, GuildSettings
+from bot.storage import Store
+from bot.storage.rows import GameRow
+from engine import Game, Player
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[Event], Awaitable[None] | None]
+
+# Deadlines are compared after a round trip through unix seconds (floats).
+SAME_INSTANT = 0.001
+
+
+def utc_now() -> datetime:
+    """The current instant as an aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True)
+class Live:
+    """A running game in the cache: its row (kept equal to the database) and its position."""
+
+    row: GameRow
+    game: Game
+
+
+class ServiceCore:
+    """State shared by the use-cases: store, clock, random source, cache, locks, listeners.
+
+    Not used alone: ``bot.games.service.GameService`` combines it with the use-cases.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        now: Callable[[], datetime] = utc_now,
+        rng: random.Random | None = None,
+        max_cached: int = 2000,
+    ) -> None:
+        self.store = store
+        self.max_cached = max_cached
+        self.now = now
+        self._rng = rng or random.Random()
+        # Least recently used first; a game dropped from here is rebuilt from the database.
+        self._cache: OrderedDict[int, Live] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._subscribers: list[Subscriber] = []
+        self._clock_listeners: list[Callable[[ClockChange], None]] = []
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        now: Callable[[], datetime] = utc_now,
+        rng: random.Random | None = None,
+    ) -> Self:
+        """Open (creating and migrating as needed) the database at ``path`` and a service on it."""
+        return cls(await Store.open(path), now=now, rng=rng)
+
+    async def close(self) -> None:
+        """Close the database (after stopping the clocks)."""
+        await self.store.close()
+
+    @property
+    def cached(self) -> int:
+        """How many running games are in memory."""
+        return len(self._cache)
+
+    # -- events ----------------------------------------------------------------------------
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """Call ``callback(event)`` for each TimedOut, Reminder and ChallengeExpired event.
+
+        A coroutine callback is awaited; its exceptions are logged, never raised to the clock.
+        """
+        self._subscribers.append(callback)
+
+    def watch_clocks(self, listener: Callable[[ClockChange], None]) -> None:
+        """Call ``listener`` (synchronously, under the game's lock) whenever a deadline is set,
+        moved or cleared; ``bot.clocks.Clocks`` uses this to arm its tasks."""
+        self._clock_listeners.append(listener)
+
+    async def pending_clocks(self) -> list[ClockChange]:
+        """Every running game's deadline and every open challenge's expiry, from the database."""
+        changes = [
+            ClockChange(
+                r.game_id,
+                None,
+                to_dt(r.deadline),
+                convert.remind_at(r.deadline, r.clock, r.reminder_sent),
+            )
+            for r in await self.store.running_clocks()
+        ]
+        changes += [
+            ClockChange(None, cid, to_dt(expires))
+            for cid, expires in await self.store.challenge_expiries()
+        ]
+        return changes
+
+    async def _publish(self, event: Event) -> None:
+        for callback in list(self._subscribers):
+            try:
+                result = callback(event)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                log.exception("event subscriber failed on %r", type(event).__name__)
+
+    def _clock_changed(self, change: ClockChange) -> None:
+        for listener in self._clock_listeners:
+            try:
+                listener(change)
+            except Exception:
+                log.exception("clock listener failed")
+
+    def _game_clock(self, row: GameRow) -> None:
+        due = to_dt(row.deadline) if row.status == "running" and row.deadline else None
+        self._clock_changed(
+            ClockChange(
+                row.game_id,
+                None,
+                due,
+                convert.remind_at(row.deadline, row.clock, row.reminder_sent) if due else None,
+            )
+        )
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    async def _running(self, game_id: int) -> Live:
+        """The cached running game, rebuilt from the database if needed; call under its lock.
+
+        Raises:
+            NoSuchGame, GameOver.
+        """
+        live = self._cache.get(game_id)
+        if live is not None:
+            self._cache.move_to_end(game_id)
+            return live
+        loaded = await self.store.game_with_actions(game_id)
+        if loaded is None:
+            raise NoSuchGame(f"there is no game #{game_id}")
+        row, actions = loaded
+        if row.status != "running":
+            raise GameOver(over_message(row))
+        live = Live(row, convert.rebuild(row, actions))
+        self._remember(live)
+        return live
+
+    def _remember(self, live: Live) -> None:
+        """Cache a running game, dropping the least recently used beyond ``max_cached``.
+
+        Dropping is safe at any moment: every use of a game happens under its lock and
+        rebuilds it from the database (committed before any lock is released) when missing.
+        """
+        self._cache[live.row.game_id] = live
+        self._cache.move_to_end(live.row.game_id)
+        while len(self._cache) > self.max_cached:
+            self._cache.popitem(last=False)
+
+    @staticmethod
+    def _colour(live: Live, user_id: int) -> Player:
+        if user_id == live.row.pink_id:
+            return Player.PINK
+        if user_id == live.row.blue_id:
+            return Player.BLUE
+        raise NotYourGame("you are not playing in this game")
+
+    # -- settings --------------------------------------------------------------------------
+
+    async def set_notify(self, *, user_id: int, on: bool) -> None:
+        """Set whether ``user_id`` wants a direct message when it is their turn."""
+        await self.store.set_notify(user_id, on=on, at=to_ts(self.now()))
+
+    async def wants_notify(self, *, user_id: int) -> bool:
+        """Whether ``user_id`` wants a direct message when it is their turn (default False)."""
+        return await self.store.notify(user_id)
+
+    async def guild_settings(self, *, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults if never set)."""
+        stored = await self.store.guild(guild_id)
+        if stored is None:
+            return GuildSettings(guild_id)
+        channel, clock = stored
+        return GuildSettings(guild_id, channel, timedelta(seconds=clock))
+
+    async def set_guild_settings(
+        self,
+        *,
+        guild_id: int,
+        game_channel_id: int | None = None,
+        default_clock: timedelta | None = None,
+    ) -> GuildSettings:
+        """Change a server's game channel and/or default move clock (None leaves it).
+
+        Raises:
+            OptionOutOfRange: a clock outside 30 seconds to 7 days.
+        """
+        current = await self.guild_settings(guild_id=guild_id)
+        clock = current.default_clock if default_clock is None else default_clock
+        seconds = convert.clock_seconds(clock)
+        channel = current.game_channel_id if game_channel_id is None else game_channel_id
+        await self.store.set_guild(
+            guild_id, game_channel_id=channel, default_clock=seconds, at=to_ts(self.now())
+        )
+        return GuildSettings(guild_id, channel, timedelta(seconds=seconds))
+
+
+def over_message(row: GameRow) -> str:
+    if row.status == "aborted":
+        return "this game was aborted"
+    result = convert.stored_result(row)
+    return f"the game is over: {result.describe()}" if result else "the game is over"

@@ -1,0 +1,249 @@
+"""Use-cases of playing: place, end, resign, time out, remind, abort, admin cancel."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.games import convert
+from bot.games.convert import to_ts
+from bot.games.core import SAME_INSTANT, Live, ServiceCore
+from bot.games.errors import (
+    GameChanged,
+    GameOver,
+    IllegalMove,
+    NoSuchGame,
+    NotYourTurn,
+    TooLateToAbort,
+)
+from bot.games.models import GameView, MoveOutcome, RatingChange, Reminder, TimedOut
+from bot.storage.rows import ActionRow, Finish
+from bot.storage.store import StaleWriteError
+from engine import Action, DotsError, GameOverError, NotYourTurnError, Placement, Player
+
+
+class PlayCases(ServiceCore):
+    """Actions in running games, each under the game's lock, committed before returning."""
+
+    async def _commit(self, live: Live, action: Action, placement: Placement | None) -> MoveOutcome:
+        """Store the action the cached game just applied; on failure forget the cached game."""
+        row, game = live.row, live.game
+        now = to_ts(self.now())
+        seq = row.moves
+        finish = None
+        deadline: float | None = None
+        if game.is_over:
+            result = game.result
+            assert result is not None
+            finish = Finish(
+                "over",
+                int(result.winner) if result.winner else None,
+                result.pink,
+                result.blue,
+                result.reason,
+            )
+        else:
+            deadline = now + row.clock
+        stored = ActionRow(
+            seq, action.kind, int(action.player), action.point.name if action.point else None, now
+        )
+        try:
+            updates = await self.store.record_action(
+                row.game_id, stored, deadline=deadline, finish=finish
+            )
+        except StaleWriteError:
+            # Another process wrote to this game (e.g. the terminal mode on the same file).
+            self._cache.pop(row.game_id, None)
+            raise GameChanged("the game changed meanwhile: look at it again and retry") from None
+        except BaseException:
+            # The cached position is ahead of the database: rebuild it on next use.
+            self._cache.pop(row.game_id, None)
+            raise
+        row.moves = seq + 1
+        row.deadline = deadline
+        row.reminder_sent = False
+        if finish is not None:
+            row.status, row.winner, row.reason = finish.status, finish.winner, finish.reason
+            row.pink_score, row.blue_score, row.finished = finish.pink_score, finish.blue_score, now
+            self._cache.pop(row.game_id, None)
+        self._game_clock(row)
+        view = convert.game_view(row, game)
+        return MoveOutcome(
+            view=view,
+            action=action,
+            placement=placement,
+            is_over=finish is not None,
+            result=game.result,
+            rating_changes=tuple(
+                RatingChange(u.user_id, u.before, u.after, u.rd, u.provisional) for u in updates
+            ),
+            next_user_id=view.to_move_id,
+            deadline=view.deadline,
+        )
+
+    async def place(self, *, game_id: int, user_id: int, point: str) -> MoveOutcome:
+        """Place a dot at ``point`` (a name like ``"B7"``) for ``user_id``.
+
+        Raises:
+            NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (engine's message),
+            GameChanged (another process played in this game meanwhile).
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            colour = self._colour(live, user_id)
+            self._check_turn(live, colour)
+            try:
+                placement = live.game.place(point, colour)
+            except DotsError as error:
+                raise _refusal(error) from None
+            return await self._commit(live, live.game.actions[-1], placement)
+
+    async def end(self, *, game_id: int, user_id: int) -> MoveOutcome:
+        """End for ``user_id`` (rule 6.1; a stop under grounding rules, rule 8.2).
+
+        Raises:
+            NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (a stop too early),
+            GameChanged.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            colour = self._colour(live, user_id)
+            self._check_turn(live, colour)
+            try:
+                live.game.end(colour)
+            except DotsError as error:
+                raise _refusal(error) from None
+            return await self._commit(live, live.game.actions[-1], None)
+
+    async def resign(self, *, game_id: int, user_id: int) -> MoveOutcome:
+        """``user_id`` resigns (rule 6.4), on their turn or not.
+
+        Raises:
+            NoSuchGame, NotYourGame, GameOver, GameChanged.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            colour = self._colour(live, user_id)
+            try:
+                live.game.resign(colour)
+            except DotsError as error:
+                raise _refusal(error) from None
+            return await self._commit(live, live.game.actions[-1], None)
+
+    @staticmethod
+    def _check_turn(live: Live, colour: Player) -> None:
+        to_move = live.game.to_move
+        if to_move is None:
+            raise GameOver("the game is over")
+        if to_move is not colour:
+            raise NotYourTurn(f"it is not your turn: {to_move.label} is to move")
+
+    async def time_out(self, *, game_id: int, deadline: datetime) -> MoveOutcome | None:
+        """The clock of the player to move ran out at ``deadline`` (rule 7.2).
+
+        Does nothing and returns None unless the game is running and its deadline is still
+        ``deadline`` and has passed (a move that beat the clock wins the race). A game in which
+        no action was ever made is aborted instead. Publishes TimedOut when it acts.
+        """
+        async with self._lock(game_id):
+            try:
+                live = await self._running(game_id)
+            except (NoSuchGame, GameOver):
+                return None
+            row = live.row
+            due = to_ts(deadline)
+            if row.deadline is None or abs(row.deadline - due) > SAME_INSTANT:
+                return None
+            if to_ts(self.now()) < row.deadline - SAME_INSTANT:
+                return None
+            if row.moves == 0:
+                view = await self._abort(live)
+                outcome = MoveOutcome(view, None, None, True, None, aborted=True)
+            else:
+                live.game.time_out()
+                outcome = await self._commit(live, live.game.actions[-1], None)
+        await self._publish(TimedOut(outcome))
+        return outcome
+
+    async def remind(self, *, game_id: int, deadline: datetime) -> bool:
+        """Publish a Reminder for the player to move, once per turn; False if already sent,
+        the deadline moved or the game is over."""
+        async with self._lock(game_id):
+            try:
+                live = await self._running(game_id)
+            except (NoSuchGame, GameOver):
+                return False
+            row = live.row
+            if row.deadline is None or abs(row.deadline - to_ts(deadline)) > SAME_INSTANT:
+                return False
+            if row.reminder_sent or not await self.store.mark_reminded(game_id, row.deadline):
+                return False
+            row.reminder_sent = True
+            view = convert.game_view(row, live.game)
+        user_id = view.to_move_id
+        assert user_id is not None and view.deadline is not None
+        await self._publish(Reminder(view, user_id, view.deadline, view.deadline - self.now()))
+        return True
+
+    async def _abort(self, live: Live) -> GameView:
+        """Abort a running game (call under its lock): no result, no rating change."""
+        row = live.row
+        now = to_ts(self.now())
+        await self.store.finish_game(row.game_id, Finish("aborted"), at=now)
+        self._cache.pop(row.game_id, None)
+        row.status, row.finished, row.deadline = "aborted", now, None
+        self._game_clock(row)
+        return convert.game_view(row, live.game)
+
+    async def abort(self, *, game_id: int, user_id: int) -> GameView:
+        """Either player aborts a game before its first move: no result, no rating change.
+
+        Raises:
+            NoSuchGame, NotYourGame, GameOver, TooLateToAbort.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            self._colour(live, user_id)
+            if live.row.moves > 0:
+                raise TooLateToAbort("a game can be aborted only before its first move")
+            return await self._abort(live)
+
+    async def admin_cancel(self, *, game_id: int, guild_id: int) -> GameView:
+        """A server admin aborts a running game of that server (the adapter checks the
+        permission): no result, no rating change.
+
+        Raises:
+            NoSuchGame (also for a game of another server), GameOver.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            if live.row.guild_id != guild_id:
+                raise NoSuchGame(f"there is no game #{game_id} in this server")
+            return await self._abort(live)
+
+    async def set_game_thread(
+        self, *, game_id: int, thread_id: int | None = None, message_id: int | None = None
+    ) -> None:
+        """Remember the thread a game is played in and/or the message showing its picture.
+
+        Raises:
+            NoSuchGame.
+        """
+        async with self._lock(game_id):
+            if not await self.store.set_game_thread(
+                game_id, thread_id=thread_id, message_id=message_id
+            ):
+                raise NoSuchGame(f"there is no game #{game_id}")
+            live = self._cache.get(game_id)
+            if live is not None:
+                if thread_id is not None:
+                    live.row.thread_id = thread_id
+                if message_id is not None:
+                    live.row.message_id = message_id
+
+
+def _refusal(error: DotsError) -> Exception:
+    if isinstance(error, GameOverError):
+        return GameOver(str(error))
+    if isinstance(error, NotYourTurnError):
+        return NotYourTurn(str(error))
+    return IllegalMove(str(error))

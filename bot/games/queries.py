@@ -1,0 +1,148 @@
+"""Queries: a game, a player's running games, leaderboard, stats, history, head-to-head."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from bot.games import convert
+from bot.games.convert import to_dt
+from bot.games.core import Live, ServiceCore
+from bot.games.errors import NoSuchGame
+from bot.games.models import GameView, HeadToHead, HistoryEntry, LeaderboardRow, PlayerStats
+from bot.ratings import PROVISIONAL_RD, Rating
+from engine import Player
+
+
+class QueryCases(ServiceCore):
+    """Read-only use-cases."""
+
+    # -- queries ---------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameView:
+        """A snapshot of a game (running, over or aborted).
+
+        Raises:
+            NoSuchGame.
+        """
+        async with self._lock(game_id):
+            live = self._cache.get(game_id)
+            if live is not None:
+                return convert.game_view(live.row, live.game)
+            loaded = await self.store.game_with_actions(game_id)
+            if loaded is None:
+                raise NoSuchGame(f"there is no game #{game_id}")
+            row, actions = loaded
+            game = convert.rebuild(row, actions)
+            if row.status == "running":
+                self._remember(Live(row, game))
+            return convert.game_view(row, game)
+
+    async def running_games(self, *, user_id: int, guild_id: int | None = None) -> list[GameView]:
+        """The running games of ``user_id`` (in one server if given), oldest first."""
+        views = []
+        for game_id in await self.store.running_game_ids(user_id, guild_id):
+            view = await self.game(game_id)
+            if view.is_running:
+                views.append(view)
+        return views
+
+    async def leaderboard(self, *, guild_id: int, limit: int = 10) -> list[LeaderboardRow]:
+        """A server's players by rating, best first (provisional ratings are marked)."""
+        rows = await self.store.leaderboard(guild_id, limit)
+        return [
+            LeaderboardRow(
+                rank,
+                r.user_id,
+                r.rating,
+                r.rd,
+                r.rd > PROVISIONAL_RD,
+                r.games,
+                r.wins,
+                r.losses,
+                r.draws,
+            )
+            for rank, r in enumerate(rows, start=1)
+        ]
+
+    async def stats(self, *, guild_id: int, user_id: int) -> PlayerStats:
+        """A player's rating, record and rank in a server."""
+        found = await self.store.rating(guild_id, user_id)
+        running = await self.store.count_running(guild_id, user_id)
+        if found is None:
+            fresh = Rating()
+            return PlayerStats(
+                guild_id,
+                user_id,
+                fresh.rating,
+                fresh.rd,
+                fresh.volatility,
+                True,
+                0,
+                0,
+                0,
+                0,
+                None,
+                running,
+            )
+        r, rank = found
+        return PlayerStats(
+            guild_id,
+            user_id,
+            r.rating,
+            r.rd,
+            r.volatility,
+            r.rd > PROVISIONAL_RD,
+            r.games,
+            r.wins,
+            r.losses,
+            r.draws,
+            rank,
+            running,
+        )
+
+    async def history(self, *, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryEntry]:
+        """A player's finished and aborted games in a server, newest first."""
+        entries = []
+        for row, delta in await self.store.finished_games(guild_id, user_id, limit=limit):
+            colour = Player.PINK if row.pink_id == user_id else Player.BLUE
+            opponent = row.blue_id if colour is Player.PINK else row.pink_id
+            mine = row.pink_score if colour is Player.PINK else row.blue_score
+            theirs = row.blue_score if colour is Player.PINK else row.pink_score
+            outcome: Literal["win", "loss", "draw", "aborted"]
+            if row.status == "aborted":
+                outcome = "aborted"
+            elif row.winner is None:
+                outcome = "draw"
+            else:
+                outcome = "win" if row.winner == int(colour) else "loss"
+            entries.append(
+                HistoryEntry(
+                    row.game_id,
+                    opponent,
+                    colour,
+                    outcome,
+                    mine or 0,
+                    theirs or 0,
+                    row.reason,
+                    row.rated,
+                    delta,
+                    row.width,
+                    row.height,
+                    to_dt(row.finished or row.started),
+                )
+            )
+        return entries
+
+    async def head_to_head(self, *, guild_id: int, a: int, b: int) -> HeadToHead:
+        """Two players' record against each other in a server."""
+        a_wins = b_wins = draws = 0
+        ids = []
+        for row in await self.store.games_between(guild_id, a, b):
+            ids.append(row.game_id)
+            if row.winner is None:
+                draws += 1
+            elif (row.pink_id if row.winner == int(Player.PINK) else row.blue_id) == a:
+                a_wins += 1
+            else:
+                b_wins += 1
+        return HeadToHead(a, b, a_wins, b_wins, draws, tuple(ids))
