@@ -28,7 +28,7 @@ LEVELS: dict[str, Level] = {
     for level in (
         # Easy takes a free capture but does not see the opponent's threats coming.
         Level("easy", iterations=30, exploration=1.0, policy=Policy(local=0.5), rescues=False),
-        Level("medium", iterations=400, exploration=0.7, policy=Policy(local=0.5)),
+        Level("medium", iterations=300, exploration=0.7, policy=Policy(local=0.5)),
         Level("hard", iterations=1500, exploration=0.5, policy=Policy(local=0.5)),
     )
 }
