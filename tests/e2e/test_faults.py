@@ -1,0 +1,158 @@
+"""Discord failing the ways it does, survived by the real bot: rate limits and server errors
+on posting a picture (retried; the move recorded once, one message posted), a dropped
+gateway (resumed; the next command works) and an expired interaction (logged; the move
+stands)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import actions, bot_on, make_server, start_game
+from tests.fakediscord.faults import CALLBACK, CHANNEL_MESSAGES, FOLLOWUP
+from tests.fakediscord.fixtures import fake_discord
+from tests.fakediscord.server import FakeDiscord
+
+__all__ = ["fake_discord"]  # the fixture is used by name
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """Records at ERROR or above, or carrying a traceback."""
+    return [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+@pytest.mark.parametrize(("status", "code"), [(429, 0), (500, 0)])
+async def test_a_failed_upload_of_a_moves_picture_is_retried_and_the_move_counted_once(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    status: int,
+    code: int,
+) -> None:
+    fake = fake_discord
+    s = make_server(fake)
+    db = tmp_path / "db.sqlite3"
+    async with bot_on(fake, db):
+        game = await start_game(s, s.alice, s.bob)
+        fault = fake.fail_next("POST", FOLLOWUP, status=status, code=code, retry_after=0.2)
+        move = await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        reply = await move.reply(timeout=8)
+        assert fault.fired == 1
+        assert (await move.failed()).status == status
+        posts = [r for r in fake.requests_to("POST", FOLLOWUP) if move.token in r.path]
+        assert [r.status for r in posts] == [status, 200]
+        assert all(r.files and r.files[0].is_png for r in posts)  # the picture went again
+        if status == 429:
+            assert posts[1].at - posts[0].at >= 0.2  # retry_after was honoured
+        assert actions(db, game.game_id) == [("dot", 1, "E5")]
+        shown = [m for m in fake.posted(game.thread) if "plays E5" in m.content]
+        assert shown == [reply] and reply.attachments[0].is_png
+        # The game goes on.
+        nxt = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
+        assert "plays F5" in nxt.content
+        assert actions(db, game.game_id) == [("dot", 1, "E5"), ("dot", 2, "F5")]
+    assert errors(caplog) == []
+    assert fake.unrouted == []
+
+
+async def test_a_rate_limited_announcement_in_the_thread_is_retried(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The /end announcement goes to the thread through the channel API, not the
+    interaction: a 429 there is retried too, and posted once."""
+    fake = fake_discord
+    s = make_server(fake)
+    db = tmp_path / "db.sqlite3"
+    async with bot_on(fake, db):
+        game = await start_game(s, s.alice, s.bob)
+        await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
+        prompt = await (await fake.slash(s.bob, "end", channel=game.thread)).reply()
+        fault = fake.fail_next("POST", CHANNEL_MESSAGES, status=429, retry_after=0.1)
+        await (await fake.click(s.bob, prompt, f"dots:confirm:end:{game.game_id}")).reply()
+        await fake.wait_until(
+            lambda: any("ends" in m.content for m in fake.posted(game.thread)), poll=None
+        )
+        assert fault.fired == 1
+        assert len([m for m in fake.posted(game.thread) if "ends" in m.content]) == 1
+        assert actions(db, game.game_id) == [("dot", 1, "E5"), ("end", 2, None)]
+    assert errors(caplog) == []
+
+
+@pytest.mark.parametrize("resumable", [True, False])
+async def test_the_gateway_drops_mid_game_and_the_bot_comes_back(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, resumable: bool
+) -> None:
+    fake = fake_discord
+    s = make_server(fake)
+    db = tmp_path / "db.sqlite3"
+    async with bot_on(fake, db):
+        game = await start_game(s, s.alice, s.bob)
+        await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
+        await fake.drop_gateway(resumable=resumable)
+        if resumable:
+            # Sent while the bot is away: replayed by the RESUME, answered in time.
+            move = await fake.slash(s.bob, "move", channel=game.thread, point="F5")
+            await fake.wait_until(lambda: fake.resumes == 1, timeout=5, poll=None)
+            assert fake.identifies == 1
+        else:
+            await fake.wait_until(lambda: fake.identifies == 2, timeout=5, poll=None)
+            move = await fake.slash(s.bob, "move", channel=game.thread, point="F5")
+        reply = await move.reply()
+        assert "plays F5" in reply.content and move.response_latency is not None
+        assert move.response_latency < fake.callback_deadline
+        after = await (await fake.slash(s.alice, "move", channel=game.thread, point="G5")).reply()
+        assert "plays G5" in after.content
+        assert actions(db, game.game_id) == [
+            ("dot", 1, "E5"),
+            ("dot", 2, "F5"),
+            ("dot", 1, "G5"),
+        ]
+    assert errors(caplog) == []
+
+
+async def test_an_expired_interaction_is_logged_and_the_move_stands(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_discord
+    s = make_server(fake)
+    db = tmp_path / "db.sqlite3"
+    async with bot_on(fake, db) as bot:
+        game = await start_game(s, s.alice, s.bob)
+        # Discord refuses every answer to an expired interaction (the refusal's, too).
+        fault = fake.fail_next("POST", CALLBACK, status=404, code=10062, times=2)
+        move = await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        failed = await move.failed()
+        assert failed.status == 404
+        await fake.wait_until(lambda: fault.times == 0 or bot.is_closed(), timeout=3)
+        fault.times = 0
+        assert not bot.is_closed()
+        assert actions(db, game.game_id) == [("dot", 1, "E5")]  # the move stands
+        logged = [r for r in caplog.records if str(move.id) in r.getMessage()]
+        assert logged, "the failed interaction was not logged"
+        # Nothing crashed: the game goes on and the next picture shows E5 taken.
+        nxt = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
+        assert "plays F5" in nxt.content and nxt.attachments[0].is_png
+        refusal = await (await fake.slash(s.bob, "move", channel=game.thread, point="E5")).reply()
+        assert refusal.is_ephemeral
+        assert actions(db, game.game_id) == [("dot", 1, "E5"), ("dot", 2, "F5")]
+
+
+@pytest.mark.xfail(
+    reason="bot bug: when the interaction of a move has expired (404/10062), the move is "
+    "stored but its picture never reaches the game's thread; the other player is not told",
+    strict=True,
+)
+async def test_an_expired_move_still_shows_in_the_thread(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    s = make_server(fake)
+    async with bot_on(fake, tmp_path / "db.sqlite3"):
+        game = await start_game(s, s.alice, s.bob)
+        fake.fail_next("POST", CALLBACK, status=404, code=10062, times=2)
+        await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        await fake.wait_until(
+            lambda: any("plays E5" in m.content for m in fake.posted(game.thread)), timeout=3
+        )
