@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from engine import (
@@ -631,3 +634,19 @@ def test_pictures_read_like_the_game() -> None:
     """The picture language of ``Board.picture`` that the other tests rely on."""
     board = board_of(5, 5, "B:C3 P:C4 B2 D2 C2 P:B3 D3")
     assert pic(board) == [".....", "..P..", ".PbP.", ".PPP.", "....."]
+
+
+def test_every_numbered_rule_has_a_test() -> None:
+    """RULES.md (beside the repository) against the test names above."""
+    rules = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
+    if not rules.exists():
+        pytest.skip("RULES.md is not beside this checkout")
+    numbers = set(re.findall(r"^- \*\*(\d+)\.(\d+)", rules.read_text(encoding="utf-8"), re.M))
+    assert len(numbers) >= 32  # the regex still finds them all
+    names = set(globals())
+    missing = [
+        f"{a}.{b}"
+        for a, b in sorted(numbers)
+        if not any(n.startswith(f"test_rule_{a}_{b}_") for n in names)
+    ]
+    assert missing == []
