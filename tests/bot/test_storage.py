@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import Store, migrate
 from bot.storage.migrate import MigrationError, default_location, load
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -105,3 +105,24 @@ async def test_foreign_keys_are_enforced(tmp_path: Path) -> None:
             "VALUES (42, 0, 'dot', 1, 'A1', 0)"
         )
     await store.close()
+
+
+def test_installed_migrations_package_is_found_without_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As in an installed wheel: no migrations folder beside the bot package, only the
+    # ``migrations`` package (importable here because the project root is on sys.path).
+    fake = tmp_path / "site" / "bot" / "storage" / "migrate.py"
+    monkeypatch.setattr(migrate, "__file__", str(fake))
+    found = default_location()
+    assert Path(str(found)).resolve() == MIGRATIONS.resolve()
+    assert [m.version for m in load(found)] == [m.version for m in load(MIGRATIONS)]
+
+
+def test_no_migrations_anywhere_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(migrate, "__file__", str(tmp_path / "a" / "b" / "c.py"))
+    monkeypatch.setattr(migrate.resources, "files", lambda name: tmp_path)
+    with pytest.raises(MigrationError, match="cannot find"):
+        default_location()
