@@ -1,0 +1,104 @@
+"""The bot process restarts mid-game: a new bot on the same database file re-arms the move
+clocks (a short clock runs out after the restart), the buttons made before the restart
+still work, and the games go on.
+
+Time: the service runs on the real clock plus an offset that the test moves while the bot
+is down, so a 30-second move clock runs out within a second of the restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import ShiftedClock, actions, bot_on, make_server, query, start_game
+from tests.fakediscord.fixtures import fake_discord
+from tests.fakediscord.server import FakeDiscord
+
+__all__ = ["fake_discord"]  # the fixture is used by name
+
+
+@pytest.mark.parametrize(
+    "deadline_passed_while_down",
+    [False, True],
+    ids=["clock-runs-out-after-restart", "clock-ran-out-while-down"],
+)
+async def test_a_restart_mid_game_keeps_clocks_buttons_and_games(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    deadline_passed_while_down: bool,
+) -> None:
+    fake = fake_discord
+    s = make_server(fake)
+    db = tmp_path / "db.sqlite3"
+    clock = ShiftedClock()
+    async with bot_on(fake, db, now=clock) as first:
+        # Game A (5 minutes a move): alice asks to end; the confirmation is left unanswered.
+        a = await start_game(s, s.alice, s.bob, clock=300)
+        await (await fake.slash(s.alice, "move", channel=a.thread, point="E5")).reply()
+        await (await fake.slash(s.bob, "move", channel=a.thread, point="F5")).reply()
+        prompt = await (await fake.slash(s.alice, "end", channel=a.thread)).reply()
+        assert prompt.custom_ids()[0] == f"dots:confirm:end:{a.game_id}"
+        # Game B (30 seconds a move): carol plays, the admin's clock runs.
+        b = await start_game(s, s.carol, s.admin, clock=30)
+        await (await fake.slash(s.carol, "move", channel=b.thread, point="C3")).reply()
+        # An open challenge, answered only after the restart.
+        challenge = await (
+            await fake.slash(s.bob, "challenge", channel=s.general, opponent=s.carol)
+        ).reply()
+    assert first.is_closed()
+    ((deadline,),) = query(db, "SELECT deadline FROM games WHERE game_id = ?", (b.game_id,))
+    # Time passes while the bot is down: past B's deadline, or to just before it.
+    ahead = -1.0 if deadline_passed_while_down else 0.8
+    clock.offset = timedelta(seconds=deadline - time.time() - ahead)
+
+    async with bot_on(fake, db, now=clock) as second:
+        assert second is not first and fake.identifies == 2
+        # The clock of B was re-armed from the database and ran out: the admin has ended.
+        await fake.wait_until(
+            lambda: any("ran out of time" in m.content for m in fake.posted(b.thread)),
+            timeout=5,
+            poll=None,
+        )
+        assert actions(db, b.game_id) == [("dot", 1, "C3"), ("time", 2, None)]
+        timed_out = next(m for m in fake.posted(b.thread) if "ran out of time" in m.content)
+        assert "Pink may play on alone" in timed_out.content and timed_out.attachments[0].is_png
+        # B goes on: carol plays on alone.
+        await (await fake.slash(s.carol, "move", channel=b.thread, point="D3")).reply()
+        assert actions(db, b.game_id)[-1] == ("dot", 1, "D3")
+
+        # A's confirmation from before the restart still works; the game goes on.
+        done = await fake.click(s.alice, prompt, f"dots:confirm:end:{a.game_id}")
+        assert (await done.reply()).content == "You ended."
+        more = await (await fake.slash(s.bob, "move", channel=a.thread, point="G5")).reply()
+        assert not more.is_ephemeral and "plays G5" in more.content
+        end = await (await fake.slash(s.bob, "end", channel=a.thread)).reply()
+        await (await fake.click(s.bob, end, f"dots:confirm:end:{a.game_id}")).reply()
+        await fake.wait_until(
+            lambda: any("(both ended)" in m.content for m in fake.posted(a.thread)), poll=None
+        )
+        assert actions(db, a.game_id) == [
+            ("dot", 1, "E5"),
+            ("dot", 2, "F5"),
+            ("end", 1, None),
+            ("dot", 2, "G5"),
+            ("end", 2, None),
+        ]
+        assert query(db, "SELECT status FROM games WHERE game_id = ?", (a.game_id,)) == [("over",)]
+
+        # The challenge made before the restart is accepted after it: a new game starts.
+        threads = len(fake.threads())
+        accept = await fake.click(s.carol, challenge, challenge.custom_ids()[0])
+        assert (await accept.response()).name == "update message"
+        await fake.wait_until(
+            lambda: len(fake.threads()) == threads + 1 and fake.posted(fake.threads()[-1]),
+            poll=None,
+        )
+        assert query(db, "SELECT COUNT(*) FROM games WHERE status = 'running'") == [(2,)]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+    assert fake.unrouted == []
