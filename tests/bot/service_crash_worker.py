@@ -33,7 +33,10 @@ async def play(service: GameService, rng: random.Random, games: list[int], n: in
         mover = view.to_move_id
         assert mover is not None
         try:
-            if rng.random() < 0.03:
+            roll = rng.random()
+            if roll < 0.005:
+                outcome = await service.resign(game_id=game_id, user_id=mover)
+            elif roll < 0.03:
                 outcome = await service.end(game_id=game_id, user_id=mover)
             else:
                 free = list(view.game.board.free_points())
