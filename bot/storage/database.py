@@ -47,7 +47,9 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
-        """Open the database file at ``path`` (created if missing)."""
+        """Open the database file at ``path`` (created if missing, with its folder)."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         loop = asyncio.get_running_loop()
         conn = await loop.run_in_executor(executor, connect, path)

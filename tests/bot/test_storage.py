@@ -126,3 +126,10 @@ def test_no_migrations_anywhere_is_a_clear_error(
     monkeypatch.setattr(migrate.resources, "files", lambda name: tmp_path)
     with pytest.raises(MigrationError, match="cannot find"):
         default_location()
+
+
+async def test_the_database_folder_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "bot" / "dots.sqlite3"
+    store = await Store.open(path)
+    await store.close()
+    assert path.is_file() and version(path) >= 2
