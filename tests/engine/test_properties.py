@@ -201,6 +201,11 @@ def play_random_game(
         now = sorted(board.dots())
         assert set(history) <= set(now)
         history = now
+        # Rule 5.1 at every step: the opponent's dots inside the player's bases.
+        for player in Player:
+            assert board.score(player) == sum(
+                1 for p, who in now if who is player.opponent and board.owner(p) is player
+            )
         if reference is not None:
             compare(board, reference)
         if full_check_every and step % full_check_every == 0:
