@@ -26,7 +26,17 @@ from engine import (
     sgf,
 )
 
-from .helpers import BLUE, PINK, all_points, game_state
+from .helpers import (
+    BLUE,
+    PINK,
+    SYMMETRIES,
+    all_points,
+    game_state,
+    rows,
+    transform,
+    transform_picture,
+    transformed_size,
+)
 from .reference import RefBoard
 
 SETTINGS = settings(
@@ -380,3 +390,30 @@ def test_games_over_raise_game_over() -> None:
         pass
     else:
         raise AssertionError("a move after the end was accepted")
+
+
+@settings(SETTINGS, max_examples=25)
+@given(
+    width=st.integers(5, 16),
+    height=st.integers(5, 16),
+    sym=st.sampled_from(SYMMETRIES[1:]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_rotated_and_reflected_games_give_the_same_position(
+    width: int, height: int, sym: tuple[bool, bool, bool], seed: int
+) -> None:
+    """The rules know no direction: a game and its mirror image end in mirrored positions."""
+    game = Game(width, height)
+    play_random_game(random.Random(seed), game, reference=None, full_check_every=0, stop_rate=0.0)
+    new_w, new_h = transformed_size(sym, width, height)
+    mirror = Board(new_w, new_h)
+    for action in game.actions:
+        assert action.point is not None
+        placement = mirror.place(transform(action.point, sym, width, height), action.player)
+        assert placement.player is action.player
+    assert rows(mirror.picture()) == transform_picture(game.board.picture(), sym)
+    assert (mirror.score(PINK), mirror.score(BLUE)) == (game.score(PINK), game.score(BLUE))
+    assert sorted(
+        (b.owner, sorted(transform(p, sym, width, height) for p in b.area))
+        for b in game.board.bases
+    ) == sorted((b.owner, sorted(b.area)) for b in mirror.bases)
