@@ -70,9 +70,15 @@ class Layout:
         return cx - r, cy - r, cx + r + 1, cy + r + 1
 
     @property
+    def marker_radii(self) -> tuple[float, float]:
+        """The inner and outer radius of the ring around the last dot placed."""
+        inner = self.radius + max(1.5, self.cell * 0.06)
+        return inner, inner + max(2.0, self.cell * 0.08)
+
+    @property
     def marker_reach(self) -> float:
         """How far from a dot's centre its decorations (last-move ring, cross) reach."""
-        return self.radius + max(3.0, self.cell * 0.16) + 2
+        return self.marker_radii[1] + 2
 
 
 @cache

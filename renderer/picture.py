@@ -27,6 +27,7 @@ Box = tuple[int, int, int, int]
 _BLOCKS_KEPT = 8
 if pillow_core.get_blocks_max() < _BLOCKS_KEPT:
     pillow_core.set_blocks_max(_BLOCKS_KEPT)
+
 Names = tuple[str, str] | Mapping[Player, str] | None
 Clock = str | timedelta | float | None
 
@@ -128,8 +129,7 @@ def game_status(game: Game, names: tuple[str, str], clock: Clock) -> tuple[str, 
         return clean(result.describe()), result.winner
     mover = game.to_move
     assert mover is not None
-    who = names[mover - 1] if names[mover - 1] != mover.label else mover.label
-    text = f"{who} to move"
+    text = f"{names[mover - 1]} to move"
     if mover.opponent in game.ended:
         text += f" ({names[mover.opponent - 1]} has ended)"
     shown = clock_text(clock)
@@ -139,7 +139,9 @@ def game_status(game: Game, names: tuple[str, str], clock: Clock) -> tuple[str, 
 
 
 _SHAPES: dict[tuple[Layout, Player, tuple[Point, ...]], Shape] = {}
-_SHAPES_KEPT = 20_000  # a few MB; a game makes at most a few hundred bases
+# A shape takes a few kB; a game makes at most a few hundred bases, and the cache is emptied
+# when full rather than kept in order (a miss costs a fraction of a millisecond).
+_SHAPES_KEPT = 4_000
 
 
 def shape_of(lay: Layout, base: Base) -> Shape:
@@ -234,8 +236,7 @@ def paint(lay: Layout, scene: Scene, box: Box | None = None, *, labels: bool = T
 
 
 def _marker(lay: Layout) -> Image.Image:
-    inner = lay.radius + max(1.5, lay.cell * 0.06)
-    return sprites.ring(inner, inner + max(2.0, lay.cell * 0.08))
+    return sprites.ring(*lay.marker_radii)
 
 
 def _crosses(lay: Layout) -> tuple[Image.Image, Image.Image]:

@@ -115,8 +115,8 @@ def test_a_captured_dot_is_faded(pixel):
 
 def _marker_pixels(lay, name: str) -> list[tuple[float, float]]:
     cx, cy = lay.centre(Point.parse(name))
-    inner = lay.radius + max(1.5, lay.cell * 0.06)
-    middle = inner + max(2.0, lay.cell * 0.08) / 2
+    inner, outer = lay.marker_radii
+    middle = (inner + outer) / 2
     diagonal = middle / 2**0.5
     return [
         (cx + dx * middle, cy + dy * middle) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
