@@ -221,8 +221,10 @@ def paint(lay: Layout, scene: Scene, box: Box | None = None, *, labels: bool = T
     if box[1] < lay.header_height:
         canvas.header(scene.header)
     shown = [(shape, fresh) for shape, fresh in scene.bases if _overlaps(shape.box, box)]
-    for shape, fresh in shown:
-        canvas.tint(shape, fresh=fresh)
+    for player in (Player.PINK, Player.BLUE):
+        for fresh in (False, True):
+            group = [s for s, f in shown if f is fresh and s.owner is player]
+            canvas.tint(group, fresh=fresh)
     for shape, fresh in shown:
         canvas.ring(shape, fresh=fresh)
     canvas.dots(scene.dots)
@@ -255,17 +257,31 @@ class _Canvas:
         self.image = paper(lay, labels).crop(box)
         self.ox, self.oy = box[0], box[1]
 
-    def tint(self, shape: Shape, *, fresh: bool) -> None:
-        """Shade a base's area: the washed paper, copied through the ring's polygon."""
+    def tint(self, shapes: list[Shape], *, fresh: bool) -> None:
+        """Shade the areas of one player's bases: the washed paper, copied through the
+        polygons of their rings (one mask and one copy for them all)."""
+        if not shapes:
+            return
         box, lay = self.box, self.lay
-        x0, y0 = max(box[0], shape.box[0]), max(box[1], shape.box[1])
-        x1, y1 = min(box[2], shape.box[2]), min(box[3], shape.box[3])
-        look = COLOURS[shape.owner]
+        look = COLOURS[shapes[0].owner]
         layer = tinted(lay, self.labels, look.dot, look.strong if fresh else look.tint)
-        # The polygon's edge need not be smooth: the ring's line is drawn over it.
+        if box == (0, 0, *layer.size):
+            # Copying through a mask of the whole picture costs less than cutting the box of
+            # the bases out of the layer first (fresh memory for the cut-out, page by page).
+            x0, y0, x1, y1 = box
+            source = layer
+        else:
+            x0 = max(box[0], min(shape.box[0] for shape in shapes))
+            y0 = max(box[1], min(shape.box[1] for shape in shapes))
+            x1 = min(box[2], max(shape.box[2] for shape in shapes))
+            y1 = min(box[3], max(shape.box[3] for shape in shapes))
+            source = layer.crop((x0, y0, x1, y1))
+        # The polygons' edges need not be smooth: the rings' lines are drawn over them.
         mask = Image.new("1", (x1 - x0, y1 - y0), 0)
-        ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in shape.polygon], fill=1)
-        self.image.paste(layer.crop((x0, y0, x1, y1)), (x0 - self.ox, y0 - self.oy), mask)
+        draw = ImageDraw.Draw(mask)
+        for shape in shapes:
+            draw.polygon([(x - x0, y - y0) for x, y in shape.polygon], fill=1)
+        self.image.paste(source, (x0 - self.ox, y0 - self.oy), mask)
 
     def ring(self, shape: Shape, *, fresh: bool) -> None:
         """Draw a base's ring: a line from each of its dots to the next."""
