@@ -24,8 +24,6 @@ _PATTERNS: dict[str, tuple[tuple[Player, int, int], ...]] = {
     ),
 }  # fmt: skip
 
-_DRAWS = 1000
-
 
 def start_dots(
     start: str, width: int, height: int, seed: int | None = None
@@ -54,19 +52,37 @@ def _placed(
 
 
 def _four_crosses(width: int, height: int, rng: random.Random) -> tuple[tuple[Player, Point], ...]:
-    """Four crosses at random centres in the central half, no two touching (rule 9.2)."""
+    """Four crosses at random centres in the central half, no two touching (rule 9.2).
+
+    A depth-first search over the centres in a shuffled order: random for a seed, and quick to
+    say when four crosses cannot fit at all.
+    """
     # A cross around (cx, cy) covers columns cx-1..cx and rows cy-1..cy.
     xs = range(width // 4 + 1, width - width // 4)
     ys = range(height // 4 + 1, height - height // 4)
-    for _ in range(_DRAWS):
-        centres: list[tuple[int, int]] = []
-        for _ in range(_DRAWS):
-            cx, cy = rng.choice(xs), rng.choice(ys)
-            if all(abs(cx - ox) >= 3 or abs(cy - oy) >= 3 for ox, oy in centres):
-                centres.append((cx, cy))
-                if len(centres) == 4:
-                    dots: list[tuple[Player, Point]] = []
-                    for x, y in centres:
-                        dots.extend(_placed(_CROSS, x, y, height))
-                    return tuple(dots)
-    raise ValueError(f"four crosses do not fit on a {width}x{height} board: choose a bigger board")
+    centres = [(x, y) for x in xs for y in ys]
+    rng.shuffle(centres)
+
+    def apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return abs(a[0] - b[0]) >= 3 or abs(a[1] - b[1]) >= 3
+
+    def extend(chosen: list[tuple[int, int]], start: int) -> list[tuple[int, int]] | None:
+        if len(chosen) == 4:
+            return chosen
+        for k in range(start, len(centres)):
+            candidate = centres[k]
+            if all(apart(candidate, other) for other in chosen):
+                found = extend([*chosen, candidate], k + 1)
+                if found is not None:
+                    return found
+        return None
+
+    found = extend([], 0)
+    if found is None:
+        raise ValueError(
+            f"four crosses do not fit on a {width}x{height} board: choose a bigger board"
+        )
+    dots: list[tuple[Player, Point]] = []
+    for x, y in found:
+        dots.extend(_placed(_CROSS, x, y, height))
+    return tuple(dots)
