@@ -11,7 +11,7 @@ from renderer import layout, render_gif, render_png
 from renderer.demo import sample_game
 from renderer.gif import frame_ms
 from renderer.palette import PAPER, PINK_DARK
-from tests.renderer.conftest import decode, near
+from tests.renderer.pixels import decode, near, pixel
 
 P, B = Player.PINK, Player.BLUE
 
@@ -44,7 +44,7 @@ def test_one_frame_per_action_and_the_last_held():
         assert shown[n - 1][0].getpixel((x, y)) != shown[n][0].getpixel((x, y))
 
 
-def test_a_capture_shows_in_the_frame_of_its_move(pixel):
+def test_a_capture_shows_in_the_frame_of_its_move():
     moves = [(B, "C3"), (P, "C4"), (P, "B3"), (P, "D3"), (P, "C2")]
     game = Game(5, 5)
     for player, name in moves:

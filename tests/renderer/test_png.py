@@ -22,7 +22,7 @@ from renderer.palette import (
     PINK_FADED,
     mix,
 )
-from tests.renderer.conftest import decode, near
+from tests.renderer.pixels import decode, near, pixel
 
 P, B = Player.PINK, Player.BLUE
 
@@ -46,7 +46,7 @@ def off_grid(lay, name: str) -> tuple[int, int]:
     return cx + step, cy + step
 
 
-def test_a_dot_is_drawn_in_its_players_colour(pixel):
+def test_a_dot_is_drawn_in_its_players_colour():
     game = play(7, 7, [(P, "B2"), (B, "E5")])
     image = decode(render_png(game, highlight_last=False))
     lay = layout(7, 7)
@@ -56,7 +56,7 @@ def test_a_dot_is_drawn_in_its_players_colour(pixel):
 
 
 @pytest.mark.parametrize("highlight", [False, True])
-def test_the_area_of_a_base_is_shaded_in_the_owners_colour(pixel, highlight):
+def test_the_area_of_a_base_is_shaded_in_the_owners_colour(highlight):
     game = play(7, 7, BASE)
     assert game.board.owner("D3") is P and game.score(P) == 1
     image = decode(render_png(game, highlight_last=highlight))
@@ -70,7 +70,7 @@ def test_the_area_of_a_base_is_shaded_in_the_owners_colour(pixel, highlight):
     assert near(pixel(image, off_grid(lay, "A5")), PAPER, 0)
 
 
-def test_the_bases_of_the_last_dot_are_shaded_more_strongly(pixel):
+def test_the_bases_of_the_last_dot_are_shaded_more_strongly():
     game = play(7, 7, BASE)
     lay = layout(7, 7)
     strong = pixel(decode(render_png(game)), off_grid(lay, "D3"))
@@ -78,7 +78,7 @@ def test_the_bases_of_the_last_dot_are_shaded_more_strongly(pixel):
     assert sum(strong) < sum(normal) < sum(PAPER)
 
 
-def test_the_ring_is_drawn_between_neighbouring_dots_of_the_chain(pixel):
+def test_the_ring_is_drawn_between_neighbouring_dots_of_the_chain():
     game = play(7, 7, BASE)
     image = decode(render_png(game, highlight_last=False))
     lay = layout(7, 7)
@@ -90,7 +90,7 @@ def test_the_ring_is_drawn_between_neighbouring_dots_of_the_chain(pixel):
     assert not near(pixel(image, ((ax + bx) / 2, ay - 3)), PINK_DARK)
 
 
-def test_a_blue_base_has_a_blue_ring_and_shade(pixel):
+def test_a_blue_base_has_a_blue_ring_and_shade():
     game = play(7, 7, [(p.opponent, name) for p, name in BASE])
     image = decode(render_png(game, highlight_last=False))
     lay = layout(7, 7)
@@ -100,7 +100,7 @@ def test_a_blue_base_has_a_blue_ring_and_shade(pixel):
     assert shade[2] > shade[0] and not near(shade, PAPER, 4)
 
 
-def test_a_captured_dot_is_faded(pixel):
+def test_a_captured_dot_is_faded():
     game = play(7, 7, BASE)
     image = decode(render_png(game))
     lay = layout(7, 7)
@@ -123,7 +123,7 @@ def _marker_pixels(lay, name: str) -> list[tuple[float, float]]:
     ] + [(cx + dx * diagonal, cy + dy * diagonal) for dx in (1, -1) for dy in (1, -1)]
 
 
-def test_the_last_dot_is_ringed(pixel):
+def test_the_last_dot_is_ringed():
     game = play(7, 7, [(P, "B2"), (B, "E5"), (P, "C6")])
     lay = layout(7, 7)
     image = decode(render_png(game))
@@ -136,7 +136,7 @@ def test_the_last_dot_is_ringed(pixel):
         assert not near(pixel(plain, at), INK, 40)
 
 
-def test_an_empty_ring_is_not_drawn(pixel):
+def test_an_empty_ring_is_not_drawn():
     ring = [(P, "C4"), (P, "B3"), (P, "D3"), (P, "C2")]
     game = play(5, 5, ring)
     assert game.board.is_free("C3") and not game.board.bases
@@ -152,7 +152,7 @@ def test_an_empty_ring_is_not_drawn(pixel):
     assert not near(pixel(image, off_grid(lay, "C3")), PAPER, 4)
 
 
-def test_marks_are_crosses(pixel):
+def test_marks_are_crosses():
     game = play(7, 7, [(P, "B2"), (B, "E5")])
     lay = layout(7, 7)
     image = decode(render_png(game, marks=["B2", Point(3, 3)], highlight_last=False))
@@ -167,7 +167,7 @@ def test_marks_are_crosses(pixel):
         render_png(game, marks=["H1"])
 
 
-def test_a_stop_marks_the_dots_it_handed_over(pixel):
+def test_a_stop_marks_the_dots_it_handed_over():
     game = play(7, 7, [(P, name) for name in ("C3", "C4", "D4", "D3", "E5")], rules="grounding")
     game.apply(Action("end", P))
     assert game.handed_over
@@ -247,7 +247,7 @@ def test_every_size_renders_within_the_width_bounds():
     assert layout(10, 10).image_width >= 480
 
 
-def test_neighbouring_dots_do_not_touch(pixel):
+def test_neighbouring_dots_do_not_touch():
     for n in (5, 10, 24, 52):
         lay = layout(n, n)
         assert 2 * lay.radius + 2 < lay.cell
@@ -287,7 +287,7 @@ def test_the_header_shows_names_scores_turn_and_clock():
     assert ImageChops.difference(top(), plain).getbbox() is not None
 
 
-def test_a_board_renders_with_scores_only(pixel):
+def test_a_board_renders_with_scores_only():
     board = Board(7, 7)
     for player, name in BASE:
         board.place(name, player)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from PIL import Image
 
 Rgb = tuple[int, int, int]
@@ -17,18 +16,13 @@ def decode(data: bytes) -> Image.Image:
     return image.convert("RGB")
 
 
+def pixel(image: Image.Image, at: tuple[float, float]) -> Rgb:
+    """The RGB at the pixel nearest to ``at``."""
+    value = image.getpixel((round(at[0]), round(at[1])))
+    assert isinstance(value, tuple)
+    return (int(value[0]), int(value[1]), int(value[2]))
+
+
 def near(a: Rgb, b: Rgb, tolerance: int = 6) -> bool:
     """Whether two colours differ by at most ``tolerance`` in every channel."""
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
-
-
-@pytest.fixture
-def pixel():
-    """``pixel(image, (x, y))``: the RGB at a pixel."""
-
-    def read(image: Image.Image, at: tuple[float, float]) -> Rgb:
-        value = image.getpixel((round(at[0]), round(at[1])))
-        assert isinstance(value, tuple)
-        return (int(value[0]), int(value[1]), int(value[2]))
-
-    return read
