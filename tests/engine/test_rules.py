@@ -650,3 +650,10 @@ def test_every_numbered_rule_has_a_test() -> None:
         if not any(n.startswith(f"test_rule_{a}_{b}_") for n in names)
     ]
     assert missing == []
+
+
+def test_rule_9_2_four_crosses_that_cannot_fit_are_refused() -> None:
+    with pytest.raises(ValueError, match="four crosses do not fit"):
+        Game(5, 5, start="four-crosses", seed=1)
+    for seed in range(5):
+        assert len(Game(10, 10, start="four-crosses", seed=seed).record.start_dots) == 16
