@@ -29,10 +29,14 @@ def test_the_simulations_confuse_what_they_should():
 @pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia", "tritanopia"])
 def test_pink_and_blue_stay_apart(vision):
     assert distance(palette.PINK, palette.BLUE, vision) > 25
+    assert distance(palette.PINK_DARK, palette.BLUE_DARK, vision) > 20  # rings, rims
     assert distance(palette.PINK_FADED, palette.BLUE_FADED, vision) > 12
     assert distance(palette.PINK_TINT, palette.BLUE_TINT, vision) > 6
     for colour in (palette.PINK, palette.BLUE):
         assert distance(colour, palette.PAPER, vision) > 20
+    # A captured dot stands out from the shading of the base that took it.
+    assert distance(palette.BLUE_FADED, palette.PINK_TINT, vision) > 8
+    assert distance(palette.PINK_FADED, palette.BLUE_TINT, vision) > 8
 
 
 def test_the_palette_holds_every_key_colour_exactly():
