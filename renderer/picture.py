@@ -25,8 +25,11 @@ Box = tuple[int, int, int, int]
 # memory in again, about a fifth of the time of a large board. Keep a few freed blocks for
 # reuse (a process-wide Pillow setting; PILLOW_BLOCKS_MAX in the environment can raise it).
 _BLOCKS_KEPT = 8
-if pillow_core.get_blocks_max() < _BLOCKS_KEPT:
-    pillow_core.set_blocks_max(_BLOCKS_KEPT)
+try:
+    if pillow_core.get_blocks_max() < _BLOCKS_KEPT:
+        pillow_core.set_blocks_max(_BLOCKS_KEPT)
+except AttributeError:  # pragma: no cover - a Pillow without the setting: slower, still right
+    pass
 
 Names = tuple[str, str] | Mapping[Player, str] | None
 Clock = str | timedelta | float | None
