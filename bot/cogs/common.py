@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,6 @@ log = logging.getLogger(__name__)
 
 # Clocks this long or longer get direct messages on the player's turn (the issue's threshold).
 DM_MIN_CLOCK_SECONDS = 3600
-THREAD_NAME = re.compile(r"#(?P<id>[0-9]+)")
 MAX_SUGGESTIONS = 25
 
 
@@ -107,17 +105,9 @@ def thread_name(game_id: int, pink: str, blue: str) -> str:
 async def game_here(interaction: discord.Interaction[Any]) -> GameView | None:
     """The game whose thread this interaction happened in, if any (over or not)."""
     channel = interaction.channel
-    name = getattr(channel, "name", None)
-    if not isinstance(channel, discord.Thread) or not name:
+    if not isinstance(channel, discord.Thread):
         return None
-    match = THREAD_NAME.search(name)
-    if match is None:
-        return None
-    try:
-        view = await bot_of(interaction).service.game(int(match["id"]))
-    except NoSuchGame:
-        return None
-    return view if view.thread_id == channel.id else None
+    return await bot_of(interaction).service.game_in_thread(thread_id=channel.id)
 
 
 async def resolve_game(

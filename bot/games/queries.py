@@ -37,6 +37,11 @@ class QueryCases(ServiceCore):
                 self._remember(Live(row, game))
             return convert.game_view(row, game)
 
+    async def game_in_thread(self, *, thread_id: int) -> GameView | None:
+        """The game played in thread ``thread_id`` (over or not), or None."""
+        game_id = await self.store.game_id_in_thread(thread_id)
+        return None if game_id is None else await self.game(game_id)
+
     async def running_games(self, *, user_id: int, guild_id: int | None = None) -> list[GameView]:
         """The running games of ``user_id`` (in one server if given), oldest first."""
         views = []

@@ -384,6 +384,18 @@ class Store:
 
         return await self.db.run(read)
 
+    async def game_id_in_thread(self, thread_id: int) -> int | None:
+        """The id of the game played in thread ``thread_id`` (the newest one), if any."""
+
+        def read(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT game_id FROM games WHERE thread_id = ? ORDER BY game_id DESC LIMIT 1",
+                (thread_id,),
+            ).fetchone()
+            return None if row is None else int(row[0])
+
+        return await self.db.run(read)
+
     async def running_game_ids(self, user_id: int, guild_id: int | None) -> list[int]:
         """Ids of a user's running games, oldest first."""
 
