@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from engine.errors import InsideBaseError, OccupiedError, OffBoardError
+from engine.errors import InsideBaseError, InvalidPointError, OccupiedError, OffBoardError
 from engine.point import Player, Point, check_size, describe_board
 
 EMPTY = 0
@@ -138,6 +138,8 @@ class Board:
         """
         if isinstance(point, str):
             return Point.parse(point, self.width, self.height)
+        if not isinstance(point, tuple) or len(point) != 2:
+            raise InvalidPointError(f"{point!r} is not a point: name one like B7")
         point = Point(*point)
         if not point.is_on(self.width, self.height):
             shown = point.name if point.x >= 0 and point.y >= 0 else f"({point.x}, {point.y})"
@@ -587,7 +589,11 @@ class Board:
                     self._free -= 1
                 owners[c] = owner
             live[c] = EMPTY
-        self._bases = [rec for rec in self._bases if area.isdisjoint(rec.ring)]
+        # A base swallowed (rule 4.5) or merged into the new one is gone: its ring dots are
+        # inside, or (ring dots shared with the new ring) its whole area is.
+        self._bases = [
+            rec for rec in self._bases if area.isdisjoint(rec.ring) and not rec.area <= area
+        ]
         record = _BaseRecord(owner, ring, area)
         self._bases.append(record)
         return record

@@ -129,7 +129,9 @@ class Game:
         self.start = start
         if start_dots is None:
             start_dots = start_dots_for(start, width, height, seed)
-        self._start_dots = tuple(start_dots)
+        # Kept in one canonical order, so that a record read back from SGF (which lists the
+        # dots by colour) is equal to the one written.
+        self._start_dots = tuple(sorted(start_dots, key=lambda dot: (dot[0], dot[1].y, dot[1].x)))
         for player, point in self._start_dots:
             self.board.place(point, player)
         self._actions: list[Action] = []

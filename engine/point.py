@@ -91,10 +91,10 @@ class Point(NamedTuple):
             raise InvalidPointError(f"{text!r} is not a point name")
         match = _NAME.match(text)
         if match is None or int(match.group(2)) == 0:
-            shown = text.strip()[:20] or "an empty name"
+            shown = f"`{text.strip()[:20]}`" if text.strip() else "An empty name"
             hint = f" ({describe_board(width, height)})" if width and height else ""
             raise InvalidPointError(
-                f"`{shown}` is not a point: a point is a column letter and a row number, "
+                f"{shown} is not a point: a point is a column letter and a row number, "
                 f"like B7{hint}"
             )
         point = cls(column_index(match.group(1)), int(match.group(2)) - 1)
