@@ -35,18 +35,20 @@ class Server:
     bob: User
     carol: User  # a bystander: plays in no game
     admin: User  # has Manage Server
+    database: Path  # the bot's SQLite file
 
 
-def make_server(fake: FakeDiscord) -> Server:
+def make_server(fake: FakeDiscord, database: Path) -> Server:
     """A server "Dots Club" with #general, two players, a bystander and an admin (call
-    before the bot connects)."""
+    before the bot connects); ``database`` is where the bot will keep its games."""
     guild = fake.create_guild("Dots Club")
     alice, bob = fake.create_user("alice"), fake.create_user("bob", dms_closed=True)
     carol, admin = fake.create_user("carol"), fake.create_user("ada")
     for user in (alice, bob, carol):
         fake.add_member(guild, user)
     fake.add_member(guild, admin, permissions=MANAGE_GUILD)
-    return Server(fake, guild, fake.channel_named("general", guild), alice, bob, carol, admin)
+    general = fake.channel_named("general", guild)
+    return Server(fake, guild, general, alice, bob, carol, admin, database)
 
 
 class ShiftedClock:
@@ -140,4 +142,10 @@ async def start_game(server: Server, pink: User, blue: User, **options: Any) -> 
         poll=None,
     )
     game_id = int(thread.name.split("#")[1].split(":")[0])
+    # The bot notes the picture's message id just after posting it: wait for that write too.
+    await fake.wait_until(
+        lambda: query(
+            server.database, "SELECT message_id FROM games WHERE game_id = ?", (game_id,)
+        )[0][0]
+    )
     return StartedGame(game_id, thread, challenge)

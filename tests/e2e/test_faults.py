@@ -32,8 +32,8 @@ async def test_a_failed_upload_of_a_moves_picture_is_retried_and_the_move_counte
     code: int,
 ) -> None:
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     async with bot_on(fake, db):
         game = await start_game(s, s.alice, s.bob)
         fault = fake.fail_next("POST", FOLLOWUP, status=status, code=code, retry_after=0.2)
@@ -63,8 +63,8 @@ async def test_a_rate_limited_announcement_in_the_thread_is_retried(
     """The /end announcement goes to the thread through the channel API, not the
     interaction: a 429 there is retried too, and posted once."""
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     async with bot_on(fake, db):
         game = await start_game(s, s.alice, s.bob)
         await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
@@ -85,8 +85,8 @@ async def test_the_gateway_drops_mid_game_and_the_bot_comes_back(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, resumable: bool
 ) -> None:
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     async with bot_on(fake, db):
         game = await start_game(s, s.alice, s.bob)
         await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
@@ -116,8 +116,8 @@ async def test_an_expired_interaction_is_logged_and_the_move_stands(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     async with bot_on(fake, db) as bot:
         game = await start_game(s, s.alice, s.bob)
         # Discord refuses every answer to an expired interaction (the refusal's, too).
@@ -148,7 +148,7 @@ async def test_an_expired_move_still_shows_in_the_thread(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    s = make_server(fake)
+    s = make_server(fake, tmp_path / "db.sqlite3")
     async with bot_on(fake, tmp_path / "db.sqlite3"):
         game = await start_game(s, s.alice, s.bob)
         fake.fail_next("POST", CALLBACK, status=404, code=10062, times=2)

@@ -54,7 +54,7 @@ async def test_login_and_global_sync_match_the_golden_schema(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    make_server(fake)
+    make_server(fake, tmp_path / "db.sqlite3")
     async with bot_on(fake, tmp_path / "db.sqlite3") as bot:
         first = [(r.method, r.path) for r in fake.requests[:3]]
         app = fake.application_id
@@ -74,7 +74,7 @@ async def test_a_development_server_gets_the_same_commands_instantly(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    server = make_server(fake)
+    server = make_server(fake, tmp_path / "db.sqlite3")
     settings = Settings(
         token=fake.token, database=tmp_path / "db.sqlite3", dev_guild=server.guild.id
     )
@@ -110,8 +110,8 @@ async def test_a_whole_game_from_challenge_to_leaderboard(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     async with bot_on(fake, db):
         # The challenge: public, pings bob, buttons only bob may use.
         handle = await fake.slash(
@@ -275,8 +275,8 @@ async def test_every_refusal_in_the_game_was_private(
     """Beyond the scripted refusals: a player's private answers are exactly the refusals and
     confirmations; everything public went to the thread or the challenge channel."""
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     async with bot_on(fake, db):
         game = await start_game(s, s.alice, s.bob)
         await (await fake.slash(s.alice, "move", channel=game.thread, point="C3")).reply()

@@ -34,8 +34,8 @@ async def test_a_restart_mid_game_keeps_clocks_buttons_and_games(
     deadline_passed_while_down: bool,
 ) -> None:
     fake = fake_discord
-    s = make_server(fake)
     db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
     clock = ShiftedClock()
     async with bot_on(fake, db, now=clock) as first:
         # Game A (5 minutes a move): alice asks to end; the confirmation is left unanswered.
