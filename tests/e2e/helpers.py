@@ -3,6 +3,7 @@ SQLite file, database snapshots, and a way to start a game the way players do.""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import sqlite3
@@ -115,6 +116,21 @@ def decode_png(data: bytes) -> tuple[int, int]:
         assert image.format == "PNG", image.format
         image.load()
         return image.size
+
+
+async def quiet(database: Path) -> None:
+    """Wait until the bot's writes after its answer are done: a challenge notes its message
+    id after answering; an accept answers, opens the thread, posts the picture, notes it."""
+    for _ in range(250):
+        pending = query(
+            database,
+            "SELECT (SELECT COUNT(*) FROM games WHERE status = 'running' AND message_id IS NULL)"
+            " + (SELECT COUNT(*) FROM challenges WHERE status = 'open' AND message_id IS NULL)",
+        )
+        if pending == [(0,)]:
+            return
+        await asyncio.sleep(0.02)
+    raise TimeoutError("a game's first picture was never posted")
 
 
 @dataclass

@@ -12,7 +12,6 @@ Discord would never send. Seeded: ``DOTS_FUZZ_SEED`` and ``DOTS_FUZZ_COUNT`` cha
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import random
@@ -25,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Server, bot_on, make_server, query, snapshot, start_game
+from tests.e2e.helpers import Server, bot_on, make_server, query, quiet, snapshot, start_game
 from tests.fakediscord.drivers import MESSAGE_COMPONENT, InteractionHandle
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
@@ -326,21 +325,6 @@ async def settle(
     first = await handle.response(timeout=5)
     if first.type == 5:
         await handle.reply(timeout=5)
-
-
-async def quiet(database: Path) -> None:
-    """Wait until the bot's writes after its answer are done: a challenge notes its message
-    id after answering; an accept answers, opens the thread, posts the picture, notes it."""
-    for _ in range(250):
-        pending = query(
-            database,
-            "SELECT (SELECT COUNT(*) FROM games WHERE status = 'running' AND message_id IS NULL)"
-            " + (SELECT COUNT(*) FROM challenges WHERE status = 'open' AND message_id IS NULL)",
-        )
-        if pending == [(0,)]:
-            return
-        await asyncio.sleep(0.02)
-    raise TimeoutError("a game's first picture was never posted")
 
 
 async def test_thousands_of_junk_interactions_are_refused_cleanly(

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     decode_png,
     make_server,
     query,
+    quiet,
     snapshot,
     start_game,
 )
@@ -118,6 +119,7 @@ async def test_a_whole_game_from_challenge_to_leaderboard(
             s.alice, "challenge", channel=s.general, opponent=s.bob, colour="pink"
         )
         challenge = await handle.reply()
+        await quiet(db)  # the bot notes the challenge's message id just after answering
         assert not challenge.is_ephemeral and s.bob.mention in challenge.content
         assert challenge.custom_ids() == [
             "dots:challenge:accept:1",
