@@ -94,3 +94,13 @@ def test_a_stop_shows_the_dots_it_handed_over():
 def test_a_whole_game_plays_in_about_forty_seconds():
     assert frame_ms(100) == 400
     assert frame_ms(1000) == 60 and frame_ms(1) == 600
+
+
+def test_replays_of_many_games_end_on_the_picture_of_the_final_position():
+    # Bases at the edges and corners, both players' captures, boards of several shapes.
+    for seed, (width, height) in enumerate([(5, 5), (6, 9), (12, 5), (8, 8)]):
+        game = sample_game(width, height, 10_000, seed=seed)
+        shown = frames(render_gif(game))
+        assert len(shown) == len(game.actions) + 1
+        final = decode(render_png(game))
+        assert ImageChops.difference(shown[-1][0], final).getbbox() is None, seed
