@@ -1,0 +1,291 @@
+"""The real bot under load through the fake Discord (issue 6): many games played at once.
+
+Each game is two players of its own: /challenge, Accept, then moves by /move in the game's
+thread, each player waiting for the bot's picture before the other moves (as people do). All
+games play at the same time; their first moves are spread over ``--ramp`` seconds (players do
+not all press Enter in the same millisecond; ``--ramp 0`` is that burst), and after that every
+player moves as soon as the picture arrives (``--think`` adds a think time). The bot,
+discord.py and the fake Discord share one process and one event loop, so the figures include
+the fake's own work.
+
+Prints p50/p95/p99 (and max) from INTERACTION_CREATE sent to the bot's first response (the
+interaction callback) and to the picture's upload, moves per second, errors (failed requests,
+unanswered or refused moves, ERROR log records), and checks every game's stored actions
+against the moves sent: none lost, none duplicated, none out of order.
+Targets: p99 first response <= 250 ms; no move lost or duplicated (exit status 1 otherwise).
+
+Run from the repository root: python bench/load.py [--games 200] [--moves 2000] [--size 20x20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.app import create_bot
+from bot.config import Settings
+from engine import NAMED_SIZES, Game, Point
+from tests.fakediscord.drivers import InteractionHandle
+from tests.fakediscord.fixtures import patch_discord, run_bot
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import Channel, Message, User
+from tests.fakediscord.timings import percentile
+
+TARGET_P99_MS = 250.0
+DAY = 86400  # a one-day move clock: no game times out during the run
+
+
+@dataclass
+class Table:
+    """One game under load: its players, thread, the moves to play and what happened."""
+
+    pink: User
+    blue: User
+    points: list[str]
+    game_id: int = 0
+    thread: Channel | None = None
+    sent: list[str] = field(default_factory=list)
+    handles: list[InteractionHandle] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+class ErrorCounter(logging.Handler):
+    """Counts log records at ERROR or above, keeping the first few messages."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+        self.first: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Count one record."""
+        self.count += 1
+        if len(self.first) < 5:
+            self.first.append(f"{record.name}: {record.getMessage()[:200]}")
+
+
+def legal_points(width: int, height: int, count: int, rng: random.Random) -> list[str]:
+    """``count`` moves that are legal in turn from the empty board (checked with the engine:
+    no point inside a base)."""
+    game = Game(width, height)
+    free = [Point(x, y) for y in range(height) for x in range(width)]
+    rng.shuffle(free)
+    moves: list[str] = []
+    for point in free:
+        if len(moves) == count:
+            break
+        if game.board.is_free(point):
+            game.place(point)
+            moves.append(point.name)
+    return moves
+
+
+async def start(fake: FakeDiscord, table: Table, general: Channel, size: str) -> None:
+    """Challenge and accept: the game's thread with its first picture."""
+    handle = await fake.slash(
+        table.pink,
+        "challenge",
+        channel=general,
+        opponent=table.blue,
+        colour="pink",
+        size=size,
+        clock=DAY,
+    )
+    challenge: Message = await handle.reply(timeout=60)
+    accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
+    await fake.click(table.blue, challenge, accept)
+    thread_id = await fake.wait_until(lambda: challenge.thread_id, timeout=60, poll=None)
+    thread = fake.channels[thread_id]
+    await fake.wait_until(lambda: fake.posted(thread), timeout=60, poll=None)
+    table.thread = thread
+    table.game_id = int(thread.name.split("#")[1].split(":")[0])
+
+
+async def play(
+    fake: FakeDiscord, table: Table, *, delay: float, think: float, rng: random.Random
+) -> None:
+    """Play the table's moves in turn, each after the bot posted the previous picture: the
+    first after ``delay`` seconds, each after a think time of ``think`` seconds on average."""
+    assert table.thread is not None
+    players = (table.pink, table.blue)
+    await asyncio.sleep(delay)
+    for n, point in enumerate(table.points):
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+        handle = await fake.slash(players[n % 2], "move", channel=table.thread, point=point)
+        table.sent.append(point)
+        table.handles.append(handle)
+        try:
+            reply = await handle.reply(timeout=60)
+        except TimeoutError:
+            table.problems.append(f"game {table.game_id}: no picture for {point}")
+            return
+        if reply.is_ephemeral or f"plays {point}" not in reply.content:
+            table.problems.append(f"game {table.game_id}: {point} refused: {reply.content[:120]}")
+            return
+
+
+def stored_moves(database: Path) -> dict[int, list[tuple[int, str | None]]]:
+    """Every game's stored actions in order: (seq, point)."""
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as con:
+        rows = con.execute("SELECT game_id, seq, point FROM actions ORDER BY game_id, seq")
+        games: dict[int, list[tuple[int, str | None]]] = {}
+        for game_id, seq, point in rows:
+            games.setdefault(game_id, []).append((seq, point))
+    return games
+
+
+def check_moves(tables: Sequence[Table], database: Path) -> tuple[int, int, int, int]:
+    """Compare the moves sent with the database: (stored, lost, duplicated, out of order)."""
+    stored = stored_moves(database)
+    total = lost = duplicated = disordered = 0
+    for table in tables:
+        points = [point for _, point in stored.get(table.game_id, [])]
+        total += len(points)
+        sent, got = Counter(table.sent), Counter(points)
+        lost += sum((sent - got).values())
+        duplicated += sum((got - sent).values())
+        disordered += points != table.sent and sent == got
+    return total, lost, duplicated, disordered
+
+
+def line(name: str, values: Sequence[float]) -> str:
+    """p50/p95/p99/max of latencies in milliseconds."""
+    if not values:
+        return f"{name}: no data"
+    p50, p95, p99 = (percentile(values, q) for q in (50, 95, 99))
+    return (
+        f"{name}: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms, max {max(values):.1f} ms"
+        f" ({len(values)} samples)"
+    )
+
+
+async def run(args: argparse.Namespace, database: Path) -> int:
+    """Drive the bot; print the figures; 0 when the targets are met."""
+    rng = random.Random(args.seed)
+    width, height = NAMED_SIZES[args.size]
+    per_game, extra = divmod(args.moves, args.games)
+    if per_game + (extra > 0) > width * height // 2:
+        raise SystemExit(f"too many moves per game for {args.size}")
+    errors = ErrorCounter()
+    logging.getLogger().addHandler(errors)
+    logging.getLogger().setLevel(logging.WARNING)
+    fake = FakeDiscord()
+    # A bench of its own: the fake answers late callbacks like Discord (404 after 3 s).
+    await fake.start()
+    try:
+        with patch_discord(fake):
+            guild = fake.create_guild("Load")
+            general = fake.channel_named("general", guild)
+            tables = []
+            for n in range(args.games):
+                pink, blue = fake.create_user(f"pink{n}"), fake.create_user(f"blue{n}")
+                fake.add_member(guild, pink)
+                fake.add_member(guild, blue)
+                count = per_game + (n < extra)
+                tables.append(Table(pink, blue, legal_points(width, height, count, rng)))
+            bot = create_bot(Settings(token=fake.token, database=database))
+            async with run_bot(fake, bot, timeout=30):
+                print(
+                    f"load: {args.games} games of {args.size} at once, {args.moves} moves; "
+                    f"first moves spread over {args.ramp:g} s, think time {args.think:g} ms "
+                    f"(seed {args.seed})"
+                )
+                began = time.perf_counter()
+                await asyncio.gather(*(start(fake, t, general, args.size) for t in tables))
+                started = time.perf_counter() - began
+                print(f"start: {args.games} challenges accepted in {started:.1f} s")
+                setup = list(fake.handles())
+                began = time.perf_counter()
+                await asyncio.gather(
+                    *(
+                        play(
+                            fake,
+                            t,
+                            delay=args.ramp * n / args.games,
+                            think=args.think / 1000,
+                            rng=random.Random(args.seed + n),
+                        )
+                        for n, t in enumerate(tables)
+                    )
+                )
+                elapsed = time.perf_counter() - began
+                # The handler of a move goes on briefly after its reply (the turn DM check).
+                await asyncio.sleep(0.5)
+        moves = [h for t in tables for h in t.handles]
+        first = [h.response_latency * 1000 for h in moves if h.response_latency is not None]
+        upload = [h.file_latency * 1000 for h in moves if h.file_latency is not None]
+        print(f"moves: {len(moves)} in {elapsed:.1f} s = {len(moves) / elapsed:.1f} moves/s")
+        print(line("first response (INTERACTION_CREATE -> callback)", first))
+        print(line("picture upload (INTERACTION_CREATE -> PNG received)", upload))
+        setup_first = [h.response_latency * 1000 for h in setup if h.response_latency]
+        print(line("challenge and accept, first response", setup_first))
+        failed = sum(len(h.failures) for h in fake.handles())
+        unanswered = sum(1 for h in moves if h.response_latency is None)
+        problems = [p for t in tables for p in t.problems]
+        print(
+            f"errors: {failed} failed requests, {unanswered} unanswered moves, "
+            f"{len(problems)} moves without their picture or refused, "
+            f"{errors.count} ERROR log records, {len(fake.unrouted)} unrouted requests"
+        )
+        for message in problems[:5] + errors.first:
+            print(f"  {message}")
+        total, lost, duplicated, disordered = check_moves(tables, database)
+        sent = sum(len(t.sent) for t in tables)
+        print(
+            f"moves checked against the database: {sent} sent, {total} stored, {lost} lost, "
+            f"{duplicated} duplicated, {disordered} games out of order"
+        )
+        p99 = percentile(first, 99) if first else float("inf")
+        fast = p99 <= TARGET_P99_MS
+        exact = lost == duplicated == disordered == 0 and total == sent == args.moves
+        print(
+            f"targets: p99 first response <= {TARGET_P99_MS:.0f} ms: {'PASS' if fast else 'FAIL'}"
+            f" ({p99:.1f} ms); no move lost or duplicated: {'PASS' if exact else 'FAIL'}"
+        )
+        return 0 if fast and exact and not problems else 1
+    finally:
+        logging.getLogger().removeHandler(errors)
+        await fake.stop()
+
+
+def main() -> None:
+    """Parse the flags and run."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games played at once")
+    parser.add_argument("--moves", type=int, default=2000, help="moves in all")
+    parser.add_argument("--size", default="20x20", choices=sorted(NAMED_SIZES), help="board")
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=2.0,
+        help="seconds over which the games make their first move (0: all in the same instant)",
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean think time before each move, in ms"
+    )
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--database", type=Path, help="keep the SQLite file here")
+    args = parser.parse_args()
+    if args.database is not None:
+        args.database.unlink(missing_ok=True)
+        sys.exit(asyncio.run(run(args, args.database)))
+    with tempfile.TemporaryDirectory() as tmp:
+        sys.exit(asyncio.run(run(args, Path(tmp) / "load.sqlite3")))
+
+
+if __name__ == "__main__":
+    main()
