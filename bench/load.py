@@ -223,8 +223,10 @@ async def run(args: argparse.Namespace, database: Path) -> int:
     if per_game + (extra > 0) > width * height // 2:
         raise SystemExit(f"too many moves per game for {args.size}")
     errors = ErrorCounter()
-    logging.getLogger().addHandler(errors)
-    logging.getLogger().setLevel(logging.WARNING)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(errors)
+    root.setLevel(logging.WARNING)
     fake = FakeDiscord()
     # A bench of its own: the fake answers late callbacks like Discord (404 after 3 s).
     await fake.start()
@@ -305,7 +307,8 @@ async def run(args: argparse.Namespace, database: Path) -> int:
         )
         return 0 if fast and exact and not problems else 1
     finally:
-        logging.getLogger().removeHandler(errors)
+        root.removeHandler(errors)
+        root.setLevel(level)
         await fake.stop()
 
 

@@ -156,3 +156,24 @@ async def test_an_expired_move_still_shows_in_the_thread(
         await fake.wait_until(
             lambda: any("plays E5" in m.content for m in fake.posted(game.thread)), timeout=3
         )
+
+
+async def test_a_rate_limited_first_answer_is_retried_in_time(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 429 on the interaction callback itself (the defer of a move): retried after
+    retry_after, well within Discord's 3 seconds; the move counted once."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        game = await start_game(s, s.alice, s.bob)
+        fault = fake.fail_next("POST", CALLBACK, status=429, retry_after=0.3)
+        move = await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        reply = await move.reply()
+        assert fault.fired == 1 and "plays E5" in reply.content
+        assert [c.name for c in move.callbacks] == ["deferred message"]
+        assert 0.3 <= move.response_latency < fake.callback_deadline
+        assert actions(db, game.game_id) == [("dot", 1, "E5")]
+        assert len([m for m in fake.posted(game.thread) if "plays E5" in m.content]) == 1
+    assert errors(caplog) == []

@@ -300,3 +300,35 @@ async def test_every_refusal_in_the_game_was_private(
         public = await (await fake.slash(s.bob, "board", channel=game.thread)).reply()
         assert not public.is_ephemeral and decode_png(public.attachments[0].data)
         assert actions(db, game.game_id) == [("dot", 1, "C3")]
+
+
+async def test_turn_messages_go_by_dm_or_to_the_thread_when_dms_are_closed(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """On a clock of an hour or more, a player who asked for it gets a DM on their turn; bob
+    has closed his DMs, so his turn is announced in the thread instead."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        for player in (s.alice, s.bob):
+            answer = await (
+                await fake.slash(player, "notify", channel=s.general, setting="on")
+            ).reply()
+            assert answer.is_ephemeral and "DM" in answer.content
+        game = await start_game(s, s.alice, s.bob, clock=3600)
+        await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
+        await fake.wait_until(
+            lambda: any(
+                m.content.startswith(s.bob.mention) and "Your turn" in m.content
+                for m in fake.posted(game.thread)
+            ),
+            poll=None,
+        )
+        assert fake.requests_to("POST", r"^/channels/\d+/messages$")[-1].status == 200
+        await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
+        dm = await fake.wait_until(lambda: fake.dm_channel(s.alice), poll=None)
+        await fake.wait_until(lambda: fake.posted(dm), poll=None)
+        assert f"Your turn in Dots game #{game.game_id}" in fake.posted(dm)[0].content
+        assert fake.dm_channel(s.bob) is not None  # tried, refused (403/50007)
+        assert fake.posted(fake.dm_channel(s.bob)) == []
