@@ -175,6 +175,9 @@ def test_a_pickled_game_and_its_record_give_the_same_decision() -> None:
     assert ai.choose(copy, "easy", seed=9, iterations=FEW) == expected
     record = pickle.loads(pickle.dumps(game.record))
     assert ai.choose_from_record(record, "easy", seed=9, iterations=FEW) == expected
+    # The decision travels back from a worker process too.
+    back = pickle.loads(pickle.dumps(expected))
+    assert back == expected and back.value == expected.value
 
 
 def test_decision_action_is_an_engine_action() -> None:
