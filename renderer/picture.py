@@ -268,16 +268,16 @@ class _Canvas:
         box, lay = self.box, self.lay
         look = COLOURS[shapes[0].owner]
         layer = tinted(lay, self.labels, look.dot, look.strong if fresh else look.tint)
-        if box == (0, 0, *layer.size):
-            # Copying through a mask of the whole picture costs less than cutting the box of
-            # the bases out of the layer first (fresh memory for the cut-out, page by page).
+        x0 = max(box[0], min(shape.box[0] for shape in shapes))
+        y0 = max(box[1], min(shape.box[1] for shape in shapes))
+        x1 = min(box[2], max(shape.box[2] for shape in shapes))
+        y1 = min(box[3], max(shape.box[3] for shape in shapes))
+        if box == (0, 0, *layer.size) and (x1 - x0) * (y1 - y0) * 4 > layer.width * layer.height:
+            # For bases spread over the board, copying through a mask of the whole picture
+            # costs less than cutting their box out of the layer (fresh memory, page by page).
             x0, y0, x1, y1 = box
             source = layer
         else:
-            x0 = max(box[0], min(shape.box[0] for shape in shapes))
-            y0 = max(box[1], min(shape.box[1] for shape in shapes))
-            x1 = min(box[2], max(shape.box[2] for shape in shapes))
-            y1 = min(box[3], max(shape.box[3] for shape in shapes))
             source = layer.crop((x0, y0, x1, y1))
         # The polygons' edges need not be smooth: the rings' lines are drawn over them.
         mask = Image.new("1", (x1 - x0, y1 - y0), 0)
