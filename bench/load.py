@@ -195,12 +195,12 @@ def check_moves(tables: Sequence[Table], database: Path) -> tuple[int, int, int,
     stored = stored_moves(database)
     total = lost = duplicated = disordered = 0
     for table in tables:
-        points = [point for _, point in stored.get(table.game_id, [])]
+        points = [str(point) for _, point in stored.get(table.game_id, [])]
         total += len(points)
         sent, got = Counter(table.sent), Counter(points)
         lost += sum((sent - got).values())
         duplicated += sum((got - sent).values())
-        disordered += points != table.sent and sent == got
+        disordered += int(points != table.sent and sent == got)
     return total, lost, duplicated, disordered
 
 
