@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,35 @@ async def test_login_and_global_sync_match_the_golden_schema(
         assert fake.guild_commands == {}
         check_golden(fake.command_schema())
     assert fake.unrouted == []
+
+
+def discord_limits(command: dict[str, Any], path: str = "") -> list[str]:
+    """What Discord would refuse in a synced command (the fake accepts anything): names of
+    1-32 lowercase characters, descriptions of 1-100, at most 25 options and 25 choices,
+    required options first."""
+    name = f"{path}/{command['name']}"
+    problems = []
+    if not re.fullmatch(r"[-_a-z0-9]{1,32}", command["name"]):
+        problems.append(f"{name}: name")
+    if not 1 <= len(command.get("description", "")) <= 100:
+        problems.append(f"{name}: description of {len(command.get('description', ''))}")
+    options = command.get("options") or []
+    choices = command.get("choices") or []
+    if len(options) > 25 or len(choices) > 25:
+        problems.append(f"{name}: too many options or choices")
+    problems += [f"{name}: choice {c['name']!r}" for c in choices if not 1 <= len(c["name"]) <= 100]
+    required = [bool(o.get("required")) for o in options]
+    if required != sorted(required, reverse=True):
+        problems.append(f"{name}: an optional option before a required one")
+    for option in options:
+        problems += discord_limits(option, name)
+    return problems
+
+
+def test_the_golden_schema_is_one_discord_accepts() -> None:
+    schema = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert [p for command in schema for p in discord_limits(command)] == []
+    assert len(schema) <= 100  # global slash commands per application
 
 
 async def test_a_development_server_gets_the_same_commands_instantly(
