@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import actions, bot_on, make_server, start_game
+from tests.e2e.helpers import actions, bot_on, make_server, query, start_game
 from tests.fakediscord.faults import CALLBACK, CHANNEL_MESSAGES, FOLLOWUP
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
@@ -178,4 +178,41 @@ async def test_a_rate_limited_first_answer_is_retried_in_time(
         assert latency is not None and deadline is not None and 0.3 <= latency < deadline
         assert actions(db, game.game_id) == [("dot", 1, "E5")]
         assert len([m for m in fake.posted(game.thread) if "plays E5" in m.content]) == 1
+    assert errors(caplog) == []
+
+
+async def test_double_submits_count_once(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Impatient players: two /move at once by the player to move, and a double click on
+    Accept. One move and one game; the other answer is private and changes nothing."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        handle = await fake.slash(s.alice, "challenge", channel=s.general, opponent=s.bob)
+        challenge = await handle.reply()
+        accept = challenge.custom_ids()[0]
+        clicks = [await fake.click(s.bob, challenge, accept) for _ in range(2)]
+        answers = [await click.response() for click in clicks]
+        assert sorted(a.name for a in answers) == ["message", "update message"]
+        refusal = next(a for a in answers if a.name == "message")
+        assert refusal.is_ephemeral
+        await fake.wait_until(lambda: fake.threads() and fake.posted(fake.threads()[0]))
+        assert len(fake.threads()) == 1
+        assert query(db, "SELECT COUNT(*) FROM games") == [(1,)]
+        ((game_id, pink_id),) = query(db, "SELECT game_id, pink_id FROM games")
+        pink = s.alice if pink_id == s.alice.id else s.bob
+        thread = fake.threads()[0]
+        moves = [
+            await fake.slash(pink, "move", channel=thread, point=point) for point in ("E5", "F6")
+        ]
+        firsts = [await m.response() for m in moves]
+        played = [m for m, f in zip(moves, firsts, strict=True) if not f.is_ephemeral]
+        refused = [f for f in firsts if f.is_ephemeral]
+        assert len(played) == 1 and len(refused) == 1
+        assert "not your turn" in str(refused[0].data.get("content", "")).lower()
+        point = "E5" if played[0] is moves[0] else "F6"
+        assert actions(db, game_id) == [("dot", 1, point)]
+        await played[0].reply()
     assert errors(caplog) == []

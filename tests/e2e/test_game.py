@@ -366,3 +366,60 @@ async def test_turn_messages_go_by_dm_or_to_the_thread_when_dms_are_closed(
         assert f"Your turn in Dots game #{game.game_id}" in fake.posted(dm)[0].content
         closed = fake.dm_channel(s.bob)
         assert closed is not None and fake.posted(closed) == []  # tried, refused (403/50007)
+
+
+async def test_server_settings_threads_and_an_admin_cancel(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Where threads are not allowed the game is played in the channel itself; an admin can
+    send game threads to a channel of their choice, and cancel a game (no result, no rating)."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    closed = fake.create_channel(s.guild, "no-threads", threads_allowed=False)
+    arena = fake.create_channel(s.guild, "arena")
+    async with bot_on(fake, db):
+        # No threads here: the game lives in the channel.
+        handle = await fake.slash(
+            s.alice, "challenge", channel=closed, opponent=s.bob, colour="pink"
+        )
+        challenge = await handle.reply()
+        await fake.click(s.bob, challenge, challenge.custom_ids()[0])
+        await fake.wait_until(lambda: any(m.attachments for m in fake.posted(closed)), poll=None)
+        assert fake.threads() == []
+        move = await (await fake.slash(s.alice, "move", channel=closed, point="E5")).reply()
+        assert not move.is_ephemeral and move.channel_id == closed.id
+        # The admin sends game threads to #arena.
+        await refused(
+            await fake.slash(
+                s.carol, "dots-admin settings", channel=s.general, opts={"channel": arena}
+            ),
+            says="Manage Server",
+        )
+        done = await (
+            await fake.slash(
+                s.admin, "dots-admin settings", channel=s.general, opts={"channel": arena}
+            )
+        ).reply()
+        assert done.is_ephemeral and f"<#{arena.id}>" in done.content
+        handle = await fake.slash(s.carol, "challenge", channel=s.general, opponent=s.admin)
+        challenge = await handle.reply()
+        await fake.click(s.admin, challenge, challenge.custom_ids()[0])
+        thread = await fake.wait_until(lambda: next(iter(fake.threads()), None), poll=None)
+        assert thread.parent_id == arena.id
+        await fake.wait_until(lambda: fake.posted(thread), poll=None)
+        # The admin cancels the first game: aborted, said in its channel, no rating change.
+        cancel = await (
+            await fake.slash(s.admin, "dots-admin cancel", channel=s.general, game=1)
+        ).reply()
+        assert cancel.is_ephemeral and "cancelled" in cancel.content
+        await fake.wait_until(
+            lambda: any("was cancelled" in m.content for m in fake.posted(closed)), poll=None
+        )
+        assert query(db, "SELECT status, winner FROM games WHERE game_id = 1") == [
+            ("aborted", None)
+        ]
+        assert query(db, "SELECT COUNT(*) FROM ratings") == [(0,)]
+        await refused(
+            await fake.slash(s.alice, "move", channel=closed, point="F5"), says="no running game"
+        )
