@@ -1,33 +1,45 @@
-"""Text in the pictures: Pillow's built-in scalable font, and names cut down to what it can draw.
+"""Text in the pictures: the bundled DejaVu Sans font, and names cut down to what it draws.
 
-No system font is assumed. ``ImageFont.load_default(size=...)`` (Pillow >= 10.1) gives a
-FreeType font that covers printable ASCII and a few signs, so other letters are folded to ASCII
-where they decompose (é -> e) and shown as ``?`` otherwise.
+No system font is assumed: ``renderer/fonts/DejaVuSans.ttf`` ships with the package (licence
+beside it). It covers Latin, Greek, Cyrillic and many signs, so players' names show as they are
+written; a character it has no glyph for is folded to ASCII where it decomposes and shown as
+``?`` otherwise. Without the file (a broken install), Pillow's built-in font is used.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import cache, lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-# Characters the built-in font draws besides printable ASCII (checked against Pillow 13).
-_EXTRA = set("©«°±´·»‘’“”…‹›⁄™")
-_SUBSTITUTES = {"–": "-", "—": "-", "−": "-", "×": "x", "\u00a0": " "}
+FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
+_SUBSTITUTES = {"\u00a0": " "}
+# A private-use character: no font has a glyph for it, so it draws the "missing glyph" box.
+_MISSING = "\ue000"
 
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """The built-in font at ``size`` pixels (cached: loading costs about a millisecond)."""
+    """The font at ``size`` pixels (cached: loading costs about a millisecond)."""
+    if FONT_FILE.exists():
+        return ImageFont.truetype(str(FONT_FILE), size)
     loaded = ImageFont.load_default(size=size)
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow < 10.1
         raise RuntimeError("the renderer needs Pillow >= 10.1 with FreeType")
     return loaded
 
 
+@cache
 def _drawable(char: str) -> bool:
-    return " " <= char <= "~" or char in _EXTRA
+    if " " <= char <= "~":
+        return True
+    if unicodedata.category(char).startswith(("C", "Z")) and char != " ":
+        return False
+    face = font(16)
+    mask = face.getmask(char)
+    return bytes(mask) != bytes(face.getmask(_MISSING)) or mask.size != face.getmask(_MISSING).size
 
 
 def clean(text: str) -> str:

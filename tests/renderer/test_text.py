@@ -9,10 +9,17 @@ from renderer.picture import clock_text, name_pair
 from renderer.text import clean, fit, font
 
 
-def test_letters_the_built_in_font_lacks_are_folded_or_replaced():
-    assert clean("Zoë Łukasz") == "Zoe ?ukasz"
-    assert clean("Pink wins 5–3") == "Pink wins 5-3"
+def test_names_in_latin_greek_and_cyrillic_are_drawn_as_written():
+    assert clean("Zoë Łukasz") == "Zoë Łukasz"
+    assert clean("Дмитрий Кропкин") == "Дмитрий Кропкин"
+    assert clean("Pink wins 5–3") == "Pink wins 5–3"
+
+
+def test_letters_the_font_lacks_are_folded_or_replaced():
     assert clean("bob\u200b") == "bob"
+    assert clean("Ann 🎲") == "Ann ?"
+    # A CJK letter has no glyph in DejaVu Sans and does not decompose.
+    assert clean("李") == "?"
 
 
 def test_names_fall_back_to_the_colour_when_nothing_drawable_is_left():
