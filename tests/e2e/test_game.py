@@ -423,3 +423,32 @@ async def test_server_settings_threads_and_an_admin_cancel(
         await refused(
             await fake.slash(s.alice, "move", channel=closed, point="F5"), says="no running game"
         )
+
+
+async def test_decline_and_withdraw_close_a_challenge_and_disable_its_buttons(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        for by, opponent, action, says in (
+            ("opponent", s.bob, "decline", "declined"),
+            ("challenger", s.carol, "cancel", "withdrew"),
+        ):
+            handle = await fake.slash(s.alice, "challenge", channel=s.general, opponent=opponent)
+            challenge = await handle.reply()
+            custom_id = next(c for c in challenge.custom_ids() if f":{action}:" in c)
+            # Only the right player may do it.
+            wrong = s.alice if by == "opponent" else opponent
+            await refused(await fake.click(wrong, challenge, custom_id), says="not your challenge")
+            right = opponent if by == "opponent" else s.alice
+            click = await fake.click(right, challenge, custom_id)
+            assert (await click.response()).name == "update message"
+            assert says in challenge.content
+            assert all(button["disabled"] for button in challenge.buttons())
+        assert query(db, "SELECT status FROM challenges ORDER BY challenge_id") == [
+            ("declined",),
+            ("cancelled",),
+        ]
+        assert query(db, "SELECT COUNT(*) FROM games") == [(0,)]

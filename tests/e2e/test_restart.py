@@ -15,7 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import ShiftedClock, actions, bot_on, make_server, query, start_game
+from tests.e2e.helpers import (
+    ShiftedClock,
+    actions,
+    bot_on,
+    make_server,
+    query,
+    quiet,
+    start_game,
+)
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 
@@ -102,3 +110,30 @@ async def test_a_restart_mid_game_keeps_clocks_buttons_and_games(
         assert query(db, "SELECT COUNT(*) FROM games WHERE status = 'running'") == [(2,)]
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
     assert fake.unrouted == []
+
+
+async def test_a_challenge_expires_while_the_bot_is_down(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Ten minutes pass with the bot down: on start the challenge expires at once, its
+    message says so and its buttons are disabled; a click that was already on its way is
+    refused privately."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    clock = ShiftedClock()
+    async with bot_on(fake, db, now=clock):
+        handle = await fake.slash(s.alice, "challenge", channel=s.general, opponent=s.bob)
+        challenge = await handle.reply()
+        await quiet(db)
+    clock.offset = timedelta(minutes=10, seconds=1)
+    async with bot_on(fake, db, now=clock):
+        await fake.wait_until(lambda: "expired" in challenge.content, poll=None)
+        assert all(button["disabled"] for button in challenge.buttons())
+        assert query(db, "SELECT status FROM challenges") == [("expired",)]
+        # A click sent before the edit reached bob's screen.
+        challenge.components[0]["components"][0]["disabled"] = False
+        late = await fake.click(s.bob, challenge, challenge.custom_ids()[0])
+        reply = await late.reply()
+        assert reply.is_ephemeral and "expired" in reply.content
+        assert query(db, "SELECT COUNT(*) FROM games") == [(0,)]
