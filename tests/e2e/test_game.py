@@ -452,3 +452,41 @@ async def test_decline_and_withdraw_close_a_challenge_and_disable_its_buttons(
             ("cancelled",),
         ]
         assert query(db, "SELECT COUNT(*) FROM games") == [(0,)]
+
+
+async def test_a_grounding_stop_shows_what_it_hands_over(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Grounding rules: /end is a stop. Too early it is refused; then the private confirmation
+    carries the picture with crosses and warns that the stop loses; the stop ends the game."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        game = await start_game(s, s.alice, s.bob, rules="grounding")
+        script = ["E5", "A1", "F5", "A2", "G5", "A3", "E6", "A4"]
+        for n, point in enumerate(script):
+            player = s.alice if n % 2 == 0 else s.bob
+            await (await fake.slash(player, "move", channel=game.thread, point=point)).reply()
+        before = snapshot(db)
+        await refused(await fake.slash(s.alice, "end", channel=game.thread), says="cannot stop yet")
+        assert snapshot(db) == before
+        await (await fake.slash(s.alice, "move", channel=game.thread, point="F6")).reply()
+        await (await fake.slash(s.bob, "move", channel=game.thread, point="A5")).reply()
+        ask = await fake.slash(s.alice, "end", channel=game.thread)
+        prompt = await ask.reply()
+        assert (await ask.response()).name == "deferred message"
+        assert prompt.is_ephemeral
+        assert "5 of your dots are not grounded" in prompt.content
+        assert "you would lose" in prompt.content
+        assert prompt.attachments and decode_png(prompt.attachments[0].data)
+        stop = f"dots:confirm:end:{game.game_id}"
+        assert prompt.custom_ids()[0] == stop and prompt.buttons()[0]["label"] == "Stop"
+        await (await fake.click(s.alice, prompt, stop)).reply()
+        await fake.wait_until(
+            lambda: any("Blue wins" in m.content for m in fake.posted(game.thread)),
+            poll=None,
+        )
+        assert query(db, "SELECT status, winner, pink_score, blue_score FROM games") == [
+            ("over", 2, 0, 5)
+        ]
