@@ -156,6 +156,7 @@ class Junk:
         self.threads: list[Channel] = []
         self.game_ids: list[int] = []
         self.challenge_ids: list[int] = []
+        self.running: list[tuple[Any, ...]] = []
 
     def learn(self, database: Path) -> None:
         """New challenges, games and threads become targets of later junk."""
@@ -164,6 +165,11 @@ class Junk:
         ]
         self.game_ids = [int(r[0]) for r in query(database, "SELECT game_id FROM games")]
         self.threads = self.fake.threads()
+        self.running = query(
+            database,
+            "SELECT pink_id, blue_id, COALESCE(thread_id, channel_id) FROM games"
+            " WHERE status = 'running'",
+        )
 
     def user(self) -> User:
         return self.rng.choice(self.users)
@@ -175,6 +181,17 @@ class Junk:
         rng, fake = self.rng, self.fake
         roll = rng.random()
         user, channel = self.user(), self.channel()
+        if roll < 0.15 and self.running:
+            # A player of a running game, in its thread, typing something close to a point:
+            # plays (when legal and their turn) or is refused (occupied, not their turn, ...).
+            pink_id, blue_id, where = rng.choice(self.running)
+            player = self.fake.users[rng.choice([pink_id, blue_id])]
+            point = f"{rng.choice('ABCDEFGHIJKLMNOPQ')}{rng.randint(0, 17)}"
+            point = rng.choice([point, point.lower(), f" {point[0]} {point[1:]} "])
+            return Step(
+                f"/move {point!r} by player {player.name}",
+                lambda: fake.slash(player, "move", channel=fake.channels[where], point=point),
+            )
         if roll < 0.35:
             point = junk_text(rng)
             options: dict[str, Any] = {"point": point}
@@ -247,8 +264,12 @@ class Junk:
                 ),
             )
         if roll < 0.8:
-            name = rng.choice(["games", "leaderboard", "help"])
-            return Step(f"/{name}", lambda: fake.slash(user, name, channel=channel))
+            name = rng.choice(["games", "leaderboard", "help", "rules", "notify"])
+            options = {"setting": rng.choice(["on", "off"])} if name == "notify" else {}
+            return Step(
+                f"/{name} {options!r} by {user.name}",
+                lambda: fake.slash(user, name, channel=channel, **options),
+            )
         return self.click(user, channel)
 
     def click(self, user: User, channel: Channel) -> Step:
@@ -380,6 +401,13 @@ async def test_thousands_of_junk_interactions_are_refused_cleanly(
             junk.learn(db)
             if len(problems) >= 20:
                 break
+        print(
+            f"fuzz: {COUNT} interactions (seed {SEED}), {answered} answered, {refusals} "
+            f"refused privately; stored: {query(db, 'SELECT COUNT(*) FROM actions')[0][0]} "
+            f"actions, {query(db, 'SELECT COUNT(*) FROM games')[0][0]} games, "
+            f"{query(db, 'SELECT COUNT(*) FROM challenges')[0][0]} challenges, "
+            f"{query(db, 'SELECT status, reason, moves FROM games')}"
+        )
         assert not problems, "\n".join(problems)
         # The run reached the handlers: most of it was answered, much of it refused.
         assert answered > COUNT * 0.6 and refusals > COUNT * 0.3, (answered, refusals)
