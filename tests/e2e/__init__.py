@@ -1,0 +1,1 @@
+"""End to end: the real bot, through the real discord.py client, against the fake Discord."""
