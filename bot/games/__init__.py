@@ -9,6 +9,14 @@ Typical use::
     outcome = await service.place(game_id=view.game_id, user_id=view.pink_id, point="E5")
 """
 
+from bot.games.computer import (
+    COMPUTER_IDS,
+    Thinker,
+    computer_id,
+    computer_level,
+    computer_name,
+    is_computer,
+)
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -19,6 +27,8 @@ from bot.games.errors import (
     IllegalMove,
     NoSuchChallenge,
     NoSuchGame,
+    NotAgainstComputer,
+    NothingToUndo,
     NotYourChallenge,
     NotYourGame,
     NotYourTurn,
@@ -51,6 +61,7 @@ from bot.games.service import GameService, utc_now
 
 __all__ = [
     "CHALLENGE_TTL",
+    "COMPUTER_IDS",
     "DEFAULT_CLOCK",
     "MAX_CLOCK",
     "MIN_CLOCK",
@@ -75,15 +86,22 @@ __all__ = [
     "MoveOutcome",
     "NoSuchChallenge",
     "NoSuchGame",
+    "NotAgainstComputer",
     "NotYourChallenge",
     "NotYourGame",
     "NotYourTurn",
+    "NothingToUndo",
     "OptionOutOfRange",
     "PlayerStats",
     "RatingChange",
     "Refusal",
     "Reminder",
+    "Thinker",
     "TimedOut",
     "TooLateToAbort",
+    "computer_id",
+    "computer_level",
+    "computer_name",
+    "is_computer",
     "utc_now",
 ]

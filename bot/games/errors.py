@@ -48,7 +48,7 @@ class CannotChallengeSelf(Refusal):
 
 
 class CannotChallengeBot(Refusal):
-    """Bots cannot be challenged (the computer player comes later)."""
+    """Other bots cannot be challenged (the bot itself means a game against the computer)."""
 
 
 class ChallengeExists(Refusal):
@@ -69,3 +69,11 @@ class TooLateToAbort(Refusal):
 
 class GameChanged(Refusal):
     """The game changed under the action (another process wrote to it); look again and retry."""
+
+
+class NotAgainstComputer(Refusal):
+    """Taking moves back is only for unrated games against the computer."""
+
+
+class NothingToUndo(Refusal):
+    """There is no move of the player (and reply of the computer) to take back."""

@@ -13,12 +13,13 @@ every reader of a running game (``game``, ``running_games``) takes the lock too.
 from __future__ import annotations
 
 from bot.games.challenges import ChallengeCases
+from bot.games.computer_games import ComputerCases
 from bot.games.core import Subscriber, utc_now
 from bot.games.play import PlayCases
 from bot.games.queries import QueryCases
 
 
-class GameService(ChallengeCases, PlayCases, QueryCases):
+class GameService(ComputerCases, ChallengeCases, PlayCases, QueryCases):
     """The use-cases of Dots games, stored in SQLite, one asyncio lock per game.
 
     ``now`` is the clock (aware UTC); ``rng`` draws random colours and four-crosses seeds;
@@ -29,7 +30,9 @@ class GameService(ChallengeCases, PlayCases, QueryCases):
     Challenges: ``challenge``, ``accept``, ``decline``, ``cancel``, ``expire``,
     ``expire_challenges``, ``get_challenge``, ``open_challenges``, ``set_challenge_message``,
     ``start_game``. Playing: ``place``, ``end``, ``resign``, ``time_out``, ``remind``,
-    ``abort``, ``admin_cancel``, ``set_game_thread``. Settings: ``set_notify``,
+    ``abort``, ``admin_cancel``, ``set_game_thread``. Against the computer:
+    ``start_computer_game``, ``computer_move``, ``computer_turns``, ``undo`` (``thinker`` runs
+    its search off the event loop). Settings: ``set_notify``,
     ``wants_notify``, ``guild_settings``, ``set_guild_settings``. Queries: ``game``,
     ``running_games``, ``leaderboard``, ``stats``, ``history``, ``head_to_head``. Events:
     ``subscribe``; clocks: ``watch_clocks``, ``pending_clocks``. Lifecycle: ``open``, ``close``.

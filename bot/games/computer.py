@@ -1,0 +1,119 @@
+"""The computer as a player: its pseudo user ids (one per level) and how it thinks off the loop.
+
+The computer has no Discord account: each level is a reserved NEGATIVE user id. Discord
+snowflakes are positive and the terminal's local players are 1 and 2, so these never clash
+with a person, and games against the computer need no schema change. Adapters show such an id
+as its name ("Computer (hard)") and never mention it or send it a direct message.
+
+The search (``ai.choose_from_record``) is CPU-bound pure Python: in a thread it would hold the
+GIL and stall the event loop for the whole think (up to ~2 s on hard; bench/think_lag.py
+measures it), so ``Thinker`` runs it in a one-worker process pool, started on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+
+import ai
+from engine import Record
+
+log = logging.getLogger(__name__)
+
+COMPUTER_IDS: dict[str, int] = {"easy": -1, "medium": -2, "hard": -3}
+LEVEL_OF: dict[int, str] = {user_id: level for level, user_id in COMPUTER_IDS.items()}
+DEFAULT_LEVEL = "medium"
+
+
+def computer_id(level: str) -> int:
+    """The pseudo user id of the computer at ``level``.
+
+    Raises:
+        ValueError: no level has that name (the message lists the levels).
+    """
+    try:
+        return COMPUTER_IDS[level.strip().lower()]
+    except KeyError:
+        raise ValueError(f"`{level}` is not a level: choose {', '.join(COMPUTER_IDS)}") from None
+
+
+def is_computer(user_id: int | None) -> bool:
+    """Whether ``user_id`` is the computer (at any level)."""
+    return user_id in LEVEL_OF
+
+
+def computer_level(user_id: int) -> str:
+    """The level of the computer playing as ``user_id``.
+
+    Raises:
+        ValueError: the id is not the computer's.
+    """
+    try:
+        return LEVEL_OF[user_id]
+    except KeyError:
+        raise ValueError(f"user {user_id} is not the computer") from None
+
+
+def computer_name(user_id: int) -> str:
+    """How to show the computer: ``"Computer (hard)"``."""
+    return f"Computer ({computer_level(user_id)})"
+
+
+COMPUTER_NAMES = frozenset(computer_name(user_id) for user_id in LEVEL_OF)
+
+
+def move_seed(*, game_id: int, moves: int) -> int:
+    """The search's seed for the move after ``moves`` actions of a game: a replay of the same
+    game asks the same question with the same seed, so it gets the same answer."""
+    return (game_id * 1_000_003 + moves) % 2**32
+
+
+class Thinker:
+    """Runs the computer's search off the event loop.
+
+    ``processes=True`` (the default) uses a one-worker process pool created on first use (the
+    'spawn' start method: forking a process that runs aiosqlite's threads is unsafe), so the
+    bot stays responsive while it thinks; ``processes=False`` a one-thread pool (tests, where
+    starting a process costs more than the tiny searches). ``iterations`` overrides every
+    level's budget (tests). A worker that dies is replaced on the next call.
+    """
+
+    def __init__(self, *, processes: bool = True, iterations: int | None = None) -> None:
+        self.processes = processes
+        self.iterations = iterations
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.processes:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
+            else:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+        return self._pool
+
+    async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
+        """The computer's decision for the player to move in ``record``'s game.
+
+        Raises:
+            GameOverError: the game is over.
+        """
+        call = partial(ai.choose_from_record, record, level, seed, iterations=self.iterations)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), call)
+        except BrokenProcessPool:
+            log.warning("the computer's worker process died; starting a new one")
+            self.close()
+            return await loop.run_in_executor(self._executor(), call)
+
+    def close(self) -> None:
+        """Stop the worker (a search under way is abandoned)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

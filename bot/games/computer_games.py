@@ -1,0 +1,205 @@
+"""Use-cases of games against the computer: start one, let the computer move, take back.
+
+The computer is a pseudo user (``bot.games.computer``); its games are ordinary games, always
+unrated, so everything else (clocks, queries, time-outs, the pictures) works unchanged. The
+computer's move is searched off the event loop WITHOUT the game's lock (a hard search takes
+up to ~2 s), then applied under the lock through the same committed path as a human's move,
+only if the game did not change meanwhile (same number of actions).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games import convert
+from bot.games.challenges import ChallengeCases
+from bot.games.computer import (
+    COMPUTER_IDS,
+    Thinker,
+    computer_id,
+    computer_level,
+    is_computer,
+    move_seed,
+)
+from bot.games.convert import decode_start_dots, to_ts
+from bot.games.errors import (
+    GameChanged,
+    NotAgainstComputer,
+    NothingToUndo,
+    OptionOutOfRange,
+    Refusal,
+)
+from bot.games.models import GameOptions, GameView, MoveOutcome
+from bot.games.play import PlayCases
+from bot.storage import Store
+from engine import DotsError, Game, Placement, Player
+from engine.game import Record
+
+
+class ComputerCases(ChallengeCases, PlayCases):
+    """Games against the computer. ``thinker`` runs its search (a process pool by default;
+    tests pass ``Thinker(processes=False, iterations=...)``)."""
+
+    def __init__(self, store: Store, *, thinker: Thinker | None = None, **options: Any) -> None:
+        super().__init__(store, **options)
+        self.thinker = thinker or Thinker()
+        # Games whose computer move is being searched: a second request for the same game
+        # returns at once instead of searching the same position twice.
+        self._thinking: set[int] = set()
+
+    async def close(self) -> None:
+        """Stop the computer's worker, then close the database."""
+        self.thinker.close()
+        await super().close()  # type: ignore[safe-super]
+
+    async def start_computer_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        level: str = "medium",
+        options: GameOptions | None = None,
+    ) -> GameView:
+        """Start an unrated game of ``user_id`` against the computer at ``level``;
+        ``options.colour`` is the player's colour (random by default). When the computer is
+        Pink, call ``computer_move`` next.
+
+        Raises:
+            OptionOutOfRange (also for an unknown level), CannotChallengeSelf.
+        """
+        options = options or GameOptions()
+        try:
+            computer = computer_id(level)
+        except ValueError as error:
+            raise OptionOutOfRange(str(error)) from None
+        colour = options.colour
+        if colour == "random":
+            colour = "pink" if self._rng.random() < 0.5 else "blue"
+        pink, blue = (user_id, computer) if colour == "pink" else (computer, user_id)
+        options = GameOptions(
+            width=options.width,
+            height=options.height,
+            rules=options.rules,
+            start=options.start,
+            clock=options.clock or (await self.guild_settings(guild_id=guild_id)).default_clock,
+            colour=colour,
+            rated=False,
+        )
+        return await self.start_game(
+            guild_id=guild_id, channel_id=channel_id, pink_id=pink, blue_id=blue, options=options
+        )
+
+    async def computer_move(self, *, game_id: int) -> MoveOutcome | None:
+        """If the computer is to move in this running game, search its move off the event loop
+        and play it (committed before returning); None when it is not the computer's turn,
+        the game is over, it is already thinking here, or the game changed while it thought.
+
+        Raises:
+            NoSuchGame.
+        """
+        if game_id in self._thinking:
+            return None
+        self._thinking.add(game_id)
+        try:
+            async with self._lock(game_id):
+                asked = await self._computer_to_move(game_id)
+                if asked is None:
+                    return None
+                record, moves, user_id = asked
+            decision = await self.thinker.choose(
+                record, computer_level(user_id), move_seed(game_id=game_id, moves=moves)
+            )
+            async with self._lock(game_id):
+                if await self._computer_to_move(game_id) is None:
+                    return None
+                live = await self._running(game_id)
+                if live.row.moves != moves:
+                    return None  # someone acted (an undo, a resign) while it thought
+                colour = live.game.to_move
+                assert colour is not None
+                placement: Placement | None = None
+                try:
+                    if decision.kind == "dot":
+                        assert decision.point is not None
+                        placement = live.game.place(decision.point, colour)
+                    else:
+                        live.game.end(colour)
+                except DotsError:
+                    # The search read the same position, so this is a bug in the computer:
+                    # drop the position (rebuilt from the database) and say so in the log.
+                    self._cache.pop(game_id, None)
+                    raise
+                return await self._commit(live, live.game.actions[-1], placement)
+        finally:
+            self._thinking.discard(game_id)
+
+    async def _computer_to_move(self, game_id: int) -> tuple[Record, int, int] | None:
+        """(record, actions so far, computer's id) when the computer is to move; under the lock."""
+        try:
+            live = await self._running(game_id)
+        except Refusal:
+            return None
+        to_move = live.game.to_move
+        if to_move is None:
+            return None
+        user_id = live.row.pink_id if to_move is Player.PINK else live.row.blue_id
+        if not is_computer(user_id):
+            return None
+        return live.game.record, live.row.moves, user_id
+
+    async def computer_turns(self) -> list[int]:
+        """The running games in which the computer is to move (to resume after a restart)."""
+        found = []
+        for user_id in COMPUTER_IDS.values():
+            for game_id in await self.store.running_game_ids(user_id, None):
+                async with self._lock(game_id):
+                    if await self._computer_to_move(game_id) is not None:
+                        found.append(game_id)
+        return sorted(set(found))
+
+    async def undo(self, *, game_id: int, user_id: int) -> GameView:
+        """Take back ``user_id``'s last dot and the computer's reply, in an unrated game
+        against the computer, on the player's turn; their clock starts again.
+
+        Raises:
+            NoSuchGame, NotYourGame, GameOver, NotAgainstComputer, NotYourTurn, NothingToUndo,
+            GameChanged.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            colour = self._colour(live, user_id)
+            row = live.row
+            opponent = row.blue_id if colour is Player.PINK else row.pink_id
+            if not is_computer(opponent) or row.rated:
+                raise NotAgainstComputer(
+                    "moves can be taken back only in unrated games against the computer"
+                )
+            self._check_turn(live, colour)
+            actions = live.game.actions
+            if (
+                len(actions) < 2
+                or (actions[-2].kind, actions[-2].player) != ("dot", colour)
+                or (actions[-1].kind, actions[-1].player) != ("dot", colour.opponent)
+            ):
+                raise NothingToUndo("nothing to undo: you have no move the computer answered")
+            keep = row.moves - 2
+            deadline = to_ts(self.now()) + row.clock
+            if not await self.store.take_back(
+                game_id, moves=row.moves, keep=keep, deadline=deadline
+            ):
+                self._cache.pop(game_id, None)
+                raise GameChanged("the game changed meanwhile: look at it again and retry")
+            game = Game(
+                row.width,
+                row.height,
+                rules=row.rules,
+                start=row.start,
+                start_dots=decode_start_dots(row.start_dots),
+            )
+            for action in actions[:keep]:
+                game.apply(action)
+            row.moves, row.deadline, row.reminder_sent = keep, deadline, False
+            live.game = game
+            self._game_clock(row)
+            return convert.game_view(row, game)
