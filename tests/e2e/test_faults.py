@@ -155,7 +155,7 @@ async def test_an_expired_move_still_shows_in_the_thread(
         fake.fail_next("POST", CALLBACK, status=404, code=10062, times=2)
         await fake.slash(s.alice, "move", channel=game.thread, point="E5")
         await fake.wait_until(
-            lambda: any("plays E5" in m.content for m in fake.posted(game.thread)), timeout=3
+            lambda: any("plays E5" in m.content for m in fake.posted(game.thread)), timeout=2
         )
 
 
