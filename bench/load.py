@@ -129,7 +129,9 @@ def legal_points(width: int, height: int, count: int, rng: random.Random) -> lis
     return moves
 
 
-async def start(fake: FakeDiscord, table: Table, general: Channel, size: str) -> None:
+async def start(
+    fake: FakeDiscord, table: Table, general: Channel, size: str, database: Path
+) -> None:
     """Challenge and accept: the game's thread with its first picture."""
     handle = await fake.slash(
         table.pink,
@@ -147,7 +149,9 @@ async def start(fake: FakeDiscord, table: Table, general: Channel, size: str) ->
     thread = fake.channels[thread_id]
     await fake.wait_until(lambda: fake.posted(thread), timeout=60, poll=None)
     table.thread = thread
-    table.game_id = int(thread.name.split("#")[1].split(":")[0])
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as con:
+        row = con.execute("SELECT game_id FROM games WHERE thread_id = ?", (thread.id,)).fetchone()
+    table.game_id = int(row[0])
 
 
 async def play(
@@ -249,7 +253,9 @@ async def run(args: argparse.Namespace, database: Path) -> int:
                     f"(seed {args.seed})"
                 )
                 began = time.perf_counter()
-                await asyncio.gather(*(start(fake, t, general, args.size) for t in tables))
+                await asyncio.gather(
+                    *(start(fake, t, general, args.size, database) for t in tables)
+                )
                 started = time.perf_counter() - began
                 print(f"start: {args.games} challenges accepted in {started:.1f} s")
                 setup = list(fake.handles())

@@ -157,11 +157,12 @@ async def start_game(server: Server, pink: User, blue: User, **options: Any) -> 
         lambda: next((t for t in fake.threads() if t.id not in before and fake.posted(t)), None),
         poll=None,
     )
-    game_id = int(thread.name.split("#")[1].split(":")[0])
-    # The bot notes the picture's message id just after posting it: wait for that write too.
-    await fake.wait_until(
+    # The bot notes the thread, then the picture's message id, just after posting it.
+    ((game_id,),) = await fake.wait_until(
         lambda: query(
-            server.database, "SELECT message_id FROM games WHERE game_id = ?", (game_id,)
-        )[0][0]
+            server.database,
+            "SELECT game_id FROM games WHERE thread_id = ? AND message_id IS NOT NULL",
+            (thread.id,),
+        )
     )
-    return StartedGame(game_id, thread, challenge)
+    return StartedGame(int(game_id), thread, challenge)
