@@ -1,4 +1,4 @@
-"""Storage: the only code that writes SQL. SQLite through one connection on one thread."""
+"""Storage: the only code that writes SQL. SQLite through one shared aiosqlite connection."""
 
 from bot.storage.store import Store
 

@@ -1,9 +1,13 @@
-"""One SQLite connection on one worker thread; each transaction runs there as a single call.
+"""One aiosqlite connection shared by the bot's coroutines, one transaction (or read) at a time.
 
-Why not one awaited call per statement (as aiosqlite does): with one shared connection, two
-coroutines awaiting statements in turn would interleave their transactions. Here a whole
-transaction is one function run on the database thread, so transactions never mix, and a
-use-case costs one thread hop, not one per statement.
+aiosqlite runs each statement on the connection's own thread and awaits it, so a transaction of
+several statements spans several awaits. Coroutines sharing the one connection would then
+interleave their statements: a BEGIN inside another's transaction, or a read that sees another
+coroutine's uncommitted writes. So every use holds one ``asyncio.Lock``: ``transaction()`` for
+writes (BEGIN IMMEDIATE ... COMMIT), ``reading()`` for reads. aiosqlite's queue to its thread is
+first in, first out, so a ROLLBACK queued by a cancelled transaction runs before whatever the
+next holder of the lock queues. Cost: one thread hop per statement (a move is four: BEGIN,
+UPDATE, INSERT, COMMIT).
 
 Durability: WAL with ``synchronous=NORMAL``. A commit has written its frames to the WAL file
 (into the OS page cache) before it returns, so a transaction acknowledged to a player survives
@@ -19,65 +23,83 @@ WAL fully copied at the start of a write, so the WAL is never restarted and grow
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any
 
-T = TypeVar("T")
+import aiosqlite
 
+# A row as sqlite3 gives it (no row factory): a tuple of int, float, str, bytes or None.
+Row = tuple[Any, ...]
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """Open ``path`` in autocommit mode (transactions are explicit) with WAL and foreign keys."""
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA busy_timeout = 5000")
-    return conn
+PRAGMAS = (
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 5000",
+)
 
 
 class Database:
-    """An SQLite connection used from asyncio through a single worker thread."""
+    """An aiosqlite connection in autocommit mode, used by one transaction or read at a time."""
 
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._executor = executor
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
-        """Open the database file at ``path`` (created if missing, with its folder)."""
+        """Open the database file at ``path`` (created if missing, with its folder) with WAL,
+        ``synchronous=NORMAL``, foreign keys and a busy timeout."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
-        loop = asyncio.get_running_loop()
-        conn = await loop.run_in_executor(executor, connect, path)
-        return cls(conn, executor)
+        # isolation_level=None: sqlite3 opens no transaction of its own; ours are explicit.
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            for pragma in PRAGMAS:
+                await conn.execute(pragma)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
 
-    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(conn)`` on the database thread (reads, or writes that manage their own
-        transaction)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, self._conn)
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``async with db.transaction() as conn``: BEGIN IMMEDIATE ... COMMIT around the
+        block; any exception (cancellation too) rolls it back and is raised again."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                await self._conn.commit()
+            except BaseException:
+                # sqlite3's rollback() does nothing outside a transaction, so this is right
+                # whether the block, the COMMIT or a cancellation stopped it.
+                await self._conn.rollback()
+                raise
 
-    async def transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(conn)`` inside BEGIN IMMEDIATE ... COMMIT; any exception rolls it back."""
-        return await self.run(lambda conn: in_transaction(conn, fn))
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``async with db.reading() as conn``: the connection for reads, with no transaction
+        of another coroutine open on it."""
+        async with self._lock:
+            yield self._conn
 
     async def close(self) -> None:
-        """Close the connection and stop the thread."""
-        await self.run(lambda conn: conn.close())
-        self._executor.shutdown(wait=True)
+        """Close the connection (after the transaction in progress, if any) and its thread."""
+        async with self._lock:
+            await self._conn.close()
 
 
-def in_transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run ``fn(conn)`` in one transaction, committed if it returns, rolled back if it raises."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = fn(conn)
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return result
+async def fetch_one(
+    conn: aiosqlite.Connection, sql: str, args: Iterable[object] = ()
+) -> Row | None:
+    """The first row of ``sql`` (None if none), read in one call so no statement stays open."""
+    rows = await fetch_all(conn, sql, args)
+    return rows[0] if rows else None
+
+
+async def fetch_all(conn: aiosqlite.Connection, sql: str, args: Iterable[object] = ()) -> list[Row]:
+    """Every row of ``sql``, as tuples."""
+    return list(await conn.execute_fetchall(sql, args))  # type: ignore[arg-type]

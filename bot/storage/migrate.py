@@ -17,6 +17,8 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
+from bot.storage.database import Database, fetch_one
+
 _FILE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -67,32 +69,46 @@ def load(location: Traversable | Path | None = None) -> list[Migration]:
     return found
 
 
-def user_version(conn: sqlite3.Connection) -> int:
+def statements(sql: str) -> list[str]:
+    """The statements of a script, cut where SQLite's own parser says one is complete (so a
+    semicolon in a string, a comment or a trigger body does not cut)."""
+    found: list[str] = []
+    start = 0
+    for end, char in enumerate(sql):
+        if char == ";" and sqlite3.complete_statement(sql[start : end + 1]):
+            found.append(sql[start : end + 1])
+            start = end + 1
+    if sql[start:].strip():
+        found.append(sql[start:])  # the last statement may lack its semicolon
+    return found
+
+
+async def user_version(db: Database) -> int:
     """The schema version recorded in the database."""
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    async with db.reading() as conn:
+        row = await fetch_one(conn, "PRAGMA user_version")
+    assert row is not None
+    return int(row[0])
 
 
-def migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
+async def migrate(db: Database, migrations: list[Migration]) -> int:
     """Apply the migrations newer than the database, each in its own transaction; the version.
-
-    ``conn`` must be in autocommit mode (``isolation_level=None``).
 
     Raises:
         MigrationError: a migration failed (that one is rolled back; earlier ones stay).
     """
-    version = user_version(conn)
+    version = await user_version(db)
     for migration in migrations:
         if migration.version <= version:
             continue
-        # executescript runs the statements one by one; the explicit BEGIN makes them one
-        # transaction with the version bump, and the ROLLBACK below undoes a partial script.
-        script = f"BEGIN IMMEDIATE;\n{migration.sql}\n;PRAGMA user_version = {migration.version};"
+        # One execute per statement inside our BEGIN ... COMMIT: executescript() would commit
+        # the open transaction first, and a failing script could then not be rolled back.
         try:
-            conn.executescript(script)
-            conn.execute("COMMIT")
+            async with db.transaction() as conn:
+                for statement in statements(migration.sql):
+                    await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version = {migration.version}")
         except sqlite3.Error as error:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
             raise MigrationError(f"migration {migration.name} failed: {error}") from error
         version = migration.version
     return version

@@ -1,18 +1,19 @@
 """The Store: every query and transaction of the bot, over one SQLite ``Database``.
 
-Each public coroutine is one transaction (or one read) on the database thread. Instants are
-unix seconds (floats, UTC); the game service converts them to aware datetimes.
+Each public coroutine is one transaction (``db.transaction()``) or one read (``db.reading()``).
+Instants are unix seconds (floats, UTC); the game service converts them to aware datetimes.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import fields
 from importlib.abc import Traversable
 from pathlib import Path
 
+from aiosqlite import Connection
+
 from bot import ratings
-from bot.storage.database import Database, in_transaction
+from bot.storage.database import Database, Row, fetch_all, fetch_one
 from bot.storage.migrate import load, migrate, user_version
 from bot.storage.rows import (
     ActionRow,
@@ -26,24 +27,25 @@ from bot.storage.rows import (
 
 _CHALLENGE_COLS = ", ".join(f.name for f in fields(ChallengeRow))
 _GAME_COLS = ", ".join(f.name for f in fields(GameRow))
+_RATING_COLS = "guild_id, user_id, rating, rd, volatility, games, wins, losses, draws"
 
 
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
 
 
-def _challenge(row: tuple[object, ...] | None) -> ChallengeRow | None:
+def _challenge(row: Row | None) -> ChallengeRow | None:
     if row is None:
         return None
-    c = ChallengeRow(*row)  # type: ignore[arg-type]
+    c = ChallengeRow(*row)
     c.rated = bool(c.rated)
     return c
 
 
-def _game(row: tuple[object, ...] | None) -> GameRow | None:
+def _game(row: Row | None) -> GameRow | None:
     if row is None:
         return None
-    g = GameRow(*row)  # type: ignore[arg-type]
+    g = GameRow(*row)
     g.rated = bool(g.rated)
     g.reminder_sent = bool(g.reminder_sent)
     return g
@@ -65,7 +67,7 @@ class Store:
         found = load(migrations)
         db = await Database.open(path)
         try:
-            await db.run(lambda conn: migrate(conn, found))
+            await migrate(db, found)
         except BaseException:
             await db.close()
             raise
@@ -77,76 +79,69 @@ class Store:
 
     async def version(self) -> int:
         """The schema version (the number of the last migration applied)."""
-        return await self.db.run(user_version)
+        return await user_version(self.db)
 
     # -- servers and players ----------------------------------------------------------------
 
     async def guild(self, guild_id: int) -> tuple[int | None, int] | None:
         """A server's (game channel id, default clock seconds), or None if never set."""
-
-        def read(conn: sqlite3.Connection) -> tuple[int | None, int] | None:
-            row = conn.execute(
+        async with self.db.reading() as conn:
+            row = await fetch_one(
+                conn,
                 "SELECT game_channel_id, default_clock FROM guilds WHERE guild_id = ?",
                 (guild_id,),
-            ).fetchone()
-            return None if row is None else (row[0], row[1])
-
-        return await self.db.run(read)
+            )
+        return None if row is None else (row[0], row[1])
 
     async def set_guild(
         self, guild_id: int, *, game_channel_id: int | None, default_clock: int, at: float
     ) -> None:
         """Write a server's settings."""
-        await self.db.transaction(
-            lambda conn: conn.execute(
+        async with self.db.transaction() as conn:
+            await conn.execute(
                 "INSERT INTO guilds (guild_id, game_channel_id, default_clock, updated) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "game_channel_id = excluded.game_channel_id, "
                 "default_clock = excluded.default_clock, updated = excluded.updated",
                 (guild_id, game_channel_id, default_clock, at),
             )
-        )
 
     async def set_notify(self, user_id: int, *, on: bool, at: float) -> None:
         """Write a player's "DM me when it is my turn" preference."""
-        await self.db.transaction(
-            lambda conn: conn.execute(
+        async with self.db.transaction() as conn:
+            await conn.execute(
                 "INSERT INTO players (user_id, dm_on_turn, updated) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, "
                 "updated = excluded.updated",
                 (user_id, int(on), at),
             )
-        )
 
     async def notify(self, user_id: int) -> bool:
         """A player's "DM me when it is my turn" preference (default off)."""
-
-        def read(conn: sqlite3.Connection) -> bool:
-            row = conn.execute(
-                "SELECT dm_on_turn FROM players WHERE user_id = ?", (user_id,)
-            ).fetchone()
-            return bool(row and row[0])
-
-        return await self.db.run(read)
+        async with self.db.reading() as conn:
+            row = await fetch_one(
+                conn, "SELECT dm_on_turn FROM players WHERE user_id = ?", (user_id,)
+            )
+        return bool(row and row[0])
 
     # -- challenges -------------------------------------------------------------------------
 
     async def create_challenge(self, row: ChallengeRow, *, now: float) -> ChallengeRow | None:
         """Insert an open challenge (its id is assigned); None if the two players already have
         an open, unexpired challenge between them in that server."""
-
-        def write(conn: sqlite3.Connection) -> ChallengeRow | None:
-            clash = conn.execute(
+        async with self.db.transaction() as conn:
+            clash = await fetch_one(
+                conn,
                 "SELECT 1 FROM challenges WHERE guild_id = ? AND status = 'open' "
                 "AND expires > ? AND ((challenger_id = ? AND opponent_id = ?) "
                 "OR (challenger_id = ? AND opponent_id = ?))",
                 (row.guild_id, now, row.challenger_id, row.opponent_id,
                  row.opponent_id, row.challenger_id),
-            ).fetchone()  # fmt: skip
+            )  # fmt: skip
             if clash:
                 return None
             values = [getattr(row, f.name) for f in fields(ChallengeRow)][1:]
-            cur = conn.execute(
+            cur = await conn.execute(
                 f"INSERT INTO challenges ({_CHALLENGE_COLS.split(', ', 1)[1]}) "
                 f"VALUES ({', '.join('?' * len(values))})",
                 values,
@@ -154,146 +149,112 @@ class Store:
             row.challenge_id = int(cur.lastrowid or 0)
             return row
 
-        return await self.db.transaction(write)
-
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
         """A challenge by id."""
-        return await self.db.run(
-            lambda conn: _challenge(
-                conn.execute(
-                    f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE challenge_id = ?",
-                    (challenge_id,),
-                ).fetchone()
-            )
-        )
+        async with self.db.reading() as conn:
+            return await _read_challenge(conn, challenge_id)
 
     async def close_challenge(
         self, challenge_id: int, *, status: str, now: float, due_only: bool = False
     ) -> ChallengeRow | None:
         """Mark an open challenge declined, cancelled or expired; None if it was not open (or,
         with ``due_only``, not yet due)."""
-
-        def write(conn: sqlite3.Connection) -> ChallengeRow | None:
-            cur = conn.execute(
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
                 "UPDATE challenges SET status = ? WHERE challenge_id = ? AND status = 'open'"
                 + (" AND expires <= ?" if due_only else ""),
                 (status, challenge_id, now) if due_only else (status, challenge_id),
             )
             if cur.rowcount != 1:
                 return None
-            return _challenge(
-                conn.execute(
-                    f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE challenge_id = ?",
-                    (challenge_id,),
-                ).fetchone()
-            )
-
-        return await self.db.transaction(write)
+            return await _read_challenge(conn, challenge_id)
 
     async def accept_challenge(
         self, challenge_id: int, game: GameRow, *, now: float
     ) -> GameRow | None:
         """Mark the challenge accepted and create its game in one transaction; None if the
         challenge was no longer open or had expired."""
-
-        def write(conn: sqlite3.Connection) -> GameRow | None:
-            cur = conn.execute(
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
                 "UPDATE challenges SET status = 'accepted' "
                 "WHERE challenge_id = ? AND status = 'open' AND expires > ?",
                 (challenge_id, now),
             )
             if cur.rowcount != 1:
                 return None
-            game.game_id = _insert_game(conn, game)
-            conn.execute(
+            game.game_id = await _insert_game(conn, game)
+            await conn.execute(
                 "UPDATE challenges SET game_id = ? WHERE challenge_id = ?",
                 (game.game_id, challenge_id),
             )
             return game
 
-        return await self.db.transaction(write)
-
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player later)."""
-
-        def write(conn: sqlite3.Connection) -> GameRow:
-            game.game_id = _insert_game(conn, game)
+        async with self.db.transaction() as conn:
+            game.game_id = await _insert_game(conn, game)
             return game
-
-        return await self.db.transaction(write)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool:
         """Remember the message that shows a challenge; False if there is no such challenge."""
-
-        def write(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute(
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
                 "UPDATE challenges SET message_id = ? WHERE challenge_id = ?",
                 (message_id, challenge_id),
             )
             return cur.rowcount == 1
 
-        return await self.db.transaction(write)
-
     async def open_challenges(self, user_id: int, guild_id: int | None) -> list[ChallengeRow]:
         """Open challenges made by or to a user, oldest first."""
-
-        def read(conn: sqlite3.Connection) -> list[ChallengeRow]:
-            sql = (
-                f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE status = 'open' "
-                "AND (challenger_id = ? OR opponent_id = ?)"
-            )
-            args: list[object] = [user_id, user_id]
-            if guild_id is not None:
-                sql += " AND guild_id = ?"
-                args.append(guild_id)
-            rows = conn.execute(sql + " ORDER BY challenge_id", args).fetchall()
-            return [c for c in map(_challenge, rows) if c is not None]
-
-        return await self.db.run(read)
+        sql = (
+            f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE status = 'open' "
+            "AND (challenger_id = ? OR opponent_id = ?)"
+        )
+        args: list[object] = [user_id, user_id]
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args.append(guild_id)
+        async with self.db.reading() as conn:
+            rows = await fetch_all(conn, sql + " ORDER BY challenge_id", args)
+        return [c for c in map(_challenge, rows) if c is not None]
 
     async def challenge_expiries(self) -> list[tuple[int, float]]:
         """(challenge id, expiry) of every open challenge."""
-        return await self.db.run(
-            lambda conn: [
-                (int(r[0]), float(r[1]))
-                for r in conn.execute(
-                    "SELECT challenge_id, expires FROM challenges WHERE status = 'open'"
-                )
-            ]
-        )
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn, "SELECT challenge_id, expires FROM challenges WHERE status = 'open'"
+            )
+        return [(int(r[0]), float(r[1])) for r in rows]
 
     async def due_challenges(self, now: float) -> list[int]:
         """Ids of open challenges whose expiry has come."""
-        return await self.db.run(
-            lambda conn: [
-                int(r[0])
-                for r in conn.execute(
-                    "SELECT challenge_id FROM challenges WHERE status = 'open' AND expires <= ?",
-                    (now,),
-                )
-            ]
-        )
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT challenge_id FROM challenges WHERE status = 'open' AND expires <= ?",
+                (now,),
+            )
+        return [int(r[0]) for r in rows]
 
     # -- games ------------------------------------------------------------------------------
 
     async def game(self, game_id: int) -> GameRow | None:
         """A game's row."""
-        return await self.db.run(lambda conn: _read_game(conn, game_id))
+        async with self.db.reading() as conn:
+            return await _read_game(conn, game_id)
 
     async def game_with_actions(self, game_id: int) -> tuple[GameRow, list[ActionRow]] | None:
         """A game's row and its actions in order, read together."""
-
-        def read(conn: sqlite3.Connection) -> tuple[GameRow, list[ActionRow]] | None:
-            game = _read_game(conn, game_id)
+        async with self.db.reading() as conn:
+            game = await _read_game(conn, game_id)
             if game is None:
                 return None
-            rows = conn.execute(
+            rows = await fetch_all(
+                conn,
                 "SELECT seq, kind, player, point, at FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,),
-            ).fetchall()
-            return game, [ActionRow(*r) for r in rows]
-
-        return await self.db.run(read)
+            )
+        return game, [ActionRow(*r) for r in rows]
 
     async def record_action(
         self,
@@ -309,117 +270,96 @@ class Store:
         Raises:
             StaleWriteError: the game is not running or already has an action ``action.seq``.
         """
-
-        def write(conn: sqlite3.Connection) -> list[RatingUpdate]:
-            cur = conn.execute(
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
                 "UPDATE games SET moves = moves + 1, deadline = ?, reminder_sent = 0 "
                 "WHERE game_id = ? AND status = 'running' AND moves = ?",
                 (deadline, game_id, action.seq),
             )
             if cur.rowcount != 1:
                 raise StaleWriteError(f"game {game_id} is not at action {action.seq}")
-            conn.execute(
+            await conn.execute(
                 "INSERT INTO actions (game_id, seq, kind, player, point, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, action.seq, action.kind, action.player, action.point, action.at),
             )
             if finish is None:
                 return []
-            return _finish(conn, game_id, finish, action.at)
-
-        return await self.db.transaction(write)
+            return await _finish(conn, game_id, finish, action.at)
 
     async def finish_game(self, game_id: int, finish: Finish, *, at: float) -> bool:
         """Finish a running game without an action (an abort); False if it was not running."""
-
-        def write(conn: sqlite3.Connection) -> bool:
-            row = conn.execute(
-                "SELECT 1 FROM games WHERE game_id = ? AND status = 'running'", (game_id,)
-            ).fetchone()
+        async with self.db.transaction() as conn:
+            row = await fetch_one(
+                conn, "SELECT 1 FROM games WHERE game_id = ? AND status = 'running'", (game_id,)
+            )
             if row is None:
                 return False
-            _finish(conn, game_id, finish, at)
+            await _finish(conn, game_id, finish, at)
             return True
-
-        return await self.db.transaction(write)
 
     async def mark_reminded(self, game_id: int, deadline: float) -> bool:
         """Record that the reminder for this deadline was sent; False if it already was, or
         the deadline moved."""
-
-        def write(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute(
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
                 "UPDATE games SET reminder_sent = 1 WHERE game_id = ? AND status = 'running' "
                 "AND reminder_sent = 0 AND abs(deadline - ?) < 0.001",
                 (game_id, deadline),
             )
             return cur.rowcount == 1
 
-        return await self.db.transaction(write)
-
     async def set_game_thread(
         self, game_id: int, *, thread_id: int | None, message_id: int | None
     ) -> bool:
         """Remember a game's thread and/or picture message (None leaves it); False if no game."""
-
-        def write(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute(
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
                 "UPDATE games SET thread_id = coalesce(?, thread_id), "
                 "message_id = coalesce(?, message_id) WHERE game_id = ?",
                 (thread_id, message_id, game_id),
             )
             return cur.rowcount == 1
 
-        return await self.db.transaction(write)
-
     async def running_clocks(self) -> list[ClockRow]:
         """The deadline and reminder state of every running game (what the clocks need)."""
-
-        def read(conn: sqlite3.Connection) -> list[ClockRow]:
-            rows = conn.execute(
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
                 "SELECT game_id, deadline, clock, reminder_sent FROM games "
-                "WHERE status = 'running' AND deadline IS NOT NULL"
-            ).fetchall()
-            return [ClockRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
-
-        return await self.db.run(read)
+                "WHERE status = 'running' AND deadline IS NOT NULL",
+            )
+        return [ClockRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     async def game_id_in_thread(self, thread_id: int) -> int | None:
         """The id of the game played in thread ``thread_id`` (the newest one), if any."""
-
-        def read(conn: sqlite3.Connection) -> int | None:
-            row = conn.execute(
+        async with self.db.reading() as conn:
+            row = await fetch_one(
+                conn,
                 "SELECT game_id FROM games WHERE thread_id = ? ORDER BY game_id DESC LIMIT 1",
                 (thread_id,),
-            ).fetchone()
-            return None if row is None else int(row[0])
-
-        return await self.db.run(read)
+            )
+        return None if row is None else int(row[0])
 
     async def running_game_ids(self, user_id: int, guild_id: int | None) -> list[int]:
         """Ids of a user's running games, oldest first."""
-
-        def read(conn: sqlite3.Connection) -> list[int]:
-            sql = (
-                "SELECT game_id FROM games WHERE status = 'running' "
-                "AND (pink_id = ? OR blue_id = ?)"
-            )
-            args: list[object] = [user_id, user_id]
-            if guild_id is not None:
-                sql += " AND guild_id = ?"
-                args.append(guild_id)
-            return [int(r[0]) for r in conn.execute(sql + " ORDER BY game_id", args)]
-
-        return await self.db.run(read)
+        sql = "SELECT game_id FROM games WHERE status = 'running' AND (pink_id = ? OR blue_id = ?)"
+        args: list[object] = [user_id, user_id]
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args.append(guild_id)
+        async with self.db.reading() as conn:
+            rows = await fetch_all(conn, sql + " ORDER BY game_id", args)
+        return [int(r[0]) for r in rows]
 
     async def finished_games(
         self, guild_id: int, user_id: int, *, limit: int
     ) -> list[tuple[GameRow, float | None]]:
         """A user's finished or aborted games in a server, newest first, with the user's
         rating change (None for unrated games)."""
-
-        def read(conn: sqlite3.Connection) -> list[tuple[GameRow, float | None]]:
-            rows = conn.execute(
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
                 f"SELECT {', '.join('g.' + c for c in _GAME_COLS.split(', '))}, "
                 "rc.after - rc.before FROM games AS g LEFT JOIN rating_changes AS rc "
                 "ON rc.game_id = g.game_id AND rc.user_id = ? "
@@ -427,110 +367,110 @@ class Store:
                 "AND (g.pink_id = ? OR g.blue_id = ?) "
                 "ORDER BY g.finished DESC, g.game_id DESC LIMIT ?",
                 (user_id, guild_id, user_id, user_id, limit),
-            ).fetchall()
-            out: list[tuple[GameRow, float | None]] = []
-            for r in rows:
-                g = _game(r[:-1])
-                assert g is not None
-                out.append((g, r[-1]))
-            return out
-
-        return await self.db.run(read)
+            )
+        out: list[tuple[GameRow, float | None]] = []
+        for r in rows:
+            g = _game(r[:-1])
+            assert g is not None
+            out.append((g, r[-1]))
+        return out
 
     async def games_between(self, guild_id: int, a: int, b: int) -> list[GameRow]:
         """The finished (not aborted) games of two players against each other in a server."""
-
-        def read(conn: sqlite3.Connection) -> list[GameRow]:
-            rows = conn.execute(
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
                 f"SELECT {_GAME_COLS} FROM games WHERE guild_id = ? AND status = 'over' "
                 "AND ((pink_id = ? AND blue_id = ?) OR (pink_id = ? AND blue_id = ?)) "
                 "ORDER BY game_id",
                 (guild_id, a, b, b, a),
-            ).fetchall()
-            return [g for g in map(_game, rows) if g is not None]
-
-        return await self.db.run(read)
+            )
+        return [g for g in map(_game, rows) if g is not None]
 
     # -- ratings ----------------------------------------------------------------------------
 
     async def rating(self, guild_id: int, user_id: int) -> tuple[RatingRow, int] | None:
         """A player's rating row and rank in a server (1 = best), or None if never rated."""
-
-        def read(conn: sqlite3.Connection) -> tuple[RatingRow, int] | None:
-            row = _read_rating(conn, guild_id, user_id)
+        async with self.db.reading() as conn:
+            row = await _read_rating(conn, guild_id, user_id)
             if row is None:
                 return None
-            better = conn.execute(
+            better = await fetch_one(
+                conn,
                 "SELECT count(*) FROM ratings WHERE guild_id = ? AND rating > ?",
                 (guild_id, row.rating),
-            ).fetchone()[0]
-            return row, int(better) + 1
-
-        return await self.db.run(read)
+            )
+        assert better is not None
+        return row, int(better[0]) + 1
 
     async def leaderboard(self, guild_id: int, limit: int) -> list[RatingRow]:
         """A server's ratings, best first."""
-
-        def read(conn: sqlite3.Connection) -> list[RatingRow]:
-            rows = conn.execute(
-                "SELECT guild_id, user_id, rating, rd, volatility, games, wins, losses, draws "
-                "FROM ratings WHERE guild_id = ? ORDER BY rating DESC, user_id LIMIT ?",
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
+                f"SELECT {_RATING_COLS} FROM ratings WHERE guild_id = ? "
+                "ORDER BY rating DESC, user_id LIMIT ?",
                 (guild_id, limit),
-            ).fetchall()
-            return [RatingRow(*r) for r in rows]
-
-        return await self.db.run(read)
+            )
+        return [RatingRow(*r) for r in rows]
 
     async def count_running(self, guild_id: int, user_id: int) -> int:
         """How many running games a user has in a server."""
-        return await self.db.run(
-            lambda conn: int(
-                conn.execute(
-                    "SELECT count(*) FROM games WHERE guild_id = ? AND status = 'running' "
-                    "AND (pink_id = ? OR blue_id = ?)",
-                    (guild_id, user_id, user_id),
-                ).fetchone()[0]
+        async with self.db.reading() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT count(*) FROM games WHERE guild_id = ? AND status = 'running' "
+                "AND (pink_id = ? OR blue_id = ?)",
+                (guild_id, user_id, user_id),
             )
-        )
+        assert row is not None
+        return int(row[0])
 
     # -- for tests and tools ---------------------------------------------------------------
 
-    async def execute(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    async def execute(self, sql: str, args: tuple[object, ...] = ()) -> list[Row]:
         """Run one statement in its own transaction and return its rows (tests and tools)."""
-        return await self.db.run(
-            lambda conn: in_transaction(conn, lambda c: c.execute(sql, args).fetchall())
+        async with self.db.transaction() as conn:
+            return await fetch_all(conn, sql, args)
+
+
+async def _read_challenge(conn: Connection, challenge_id: int) -> ChallengeRow | None:
+    return _challenge(
+        await fetch_one(
+            conn,
+            f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE challenge_id = ?",
+            (challenge_id,),
         )
+    )
 
 
-def _insert_game(conn: sqlite3.Connection, game: GameRow) -> int:
+async def _insert_game(conn: Connection, game: GameRow) -> int:
     names = [f.name for f in fields(GameRow)][1:]
     values = [getattr(game, name) for name in names]
-    cur = conn.execute(
+    cur = await conn.execute(
         f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", values
     )
     return int(cur.lastrowid or 0)
 
 
-def _read_game(conn: sqlite3.Connection, game_id: int) -> GameRow | None:
+async def _read_game(conn: Connection, game_id: int) -> GameRow | None:
     return _game(
-        conn.execute(f"SELECT {_GAME_COLS} FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        await fetch_one(conn, f"SELECT {_GAME_COLS} FROM games WHERE game_id = ?", (game_id,))
     )
 
 
-def _read_rating(conn: sqlite3.Connection, guild_id: int, user_id: int) -> RatingRow | None:
-    row = conn.execute(
-        "SELECT guild_id, user_id, rating, rd, volatility, games, wins, losses, draws "
-        "FROM ratings WHERE guild_id = ? AND user_id = ?",
+async def _read_rating(conn: Connection, guild_id: int, user_id: int) -> RatingRow | None:
+    row = await fetch_one(
+        conn,
+        f"SELECT {_RATING_COLS} FROM ratings WHERE guild_id = ? AND user_id = ?",
         (guild_id, user_id),
-    ).fetchone()
+    )
     return None if row is None else RatingRow(*row)
 
 
-def _finish(
-    conn: sqlite3.Connection, game_id: int, finish: Finish, at: float
-) -> list[RatingUpdate]:
+async def _finish(conn: Connection, game_id: int, finish: Finish, at: float) -> list[RatingUpdate]:
     """Write the end of a game and, when it is rated and over, both new ratings."""
-    conn.execute(
+    await conn.execute(
         "UPDATE games SET status = ?, winner = ?, pink_score = ?, blue_score = ?, reason = ?, "
         "finished = ?, deadline = NULL WHERE game_id = ?",
         (finish.status, finish.winner, finish.pink_score, finish.blue_score, finish.reason, at,
@@ -538,15 +478,17 @@ def _finish(
     )  # fmt: skip
     if finish.status != "over":
         return []
-    guild_id, pink_id, blue_id, rated = conn.execute(
-        "SELECT guild_id, pink_id, blue_id, rated FROM games WHERE game_id = ?", (game_id,)
-    ).fetchone()
+    game = await fetch_one(
+        conn, "SELECT guild_id, pink_id, blue_id, rated FROM games WHERE game_id = ?", (game_id,)
+    )
+    assert game is not None
+    guild_id, pink_id, blue_id, rated = game
     if not rated:
         return []
     score_pink = 0.5 if finish.winner is None else 1.0 if finish.winner == 1 else 0.0
     before = {}
     for user_id in (pink_id, blue_id):
-        row = _read_rating(conn, guild_id, user_id)
+        row = await _read_rating(conn, guild_id, user_id)
         before[user_id] = (
             ratings.Rating() if row is None else ratings.Rating(row.rating, row.rd, row.volatility)
         )
@@ -557,7 +499,7 @@ def _finish(
     updates = []
     for user_id, score in ((pink_id, score_pink), (blue_id, 1.0 - score_pink)):
         new = after[user_id]
-        conn.execute(
+        await conn.execute(
             "INSERT INTO ratings (guild_id, user_id, rating, rd, volatility, games, wins, losses, "
             "draws, updated) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
@@ -567,7 +509,7 @@ def _finish(
             (guild_id, user_id, new.rating, new.rd, new.volatility, int(score == 1.0),
              int(score == 0.0), int(score == 0.5), at),
         )  # fmt: skip
-        conn.execute(
+        await conn.execute(
             "INSERT INTO rating_changes (game_id, user_id, before, after, rd) "
             "VALUES (?, ?, ?, ?, ?)",
             (game_id, user_id, before[user_id].rating, new.rating, new.rd),

@@ -52,6 +52,9 @@ def run_and_kill(db: Path, seed: int, rng: random.Random) -> list[str]:
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     reader.join(5)
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
     assert proc.returncode == -signal.SIGKILL
     return lines
 

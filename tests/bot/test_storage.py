@@ -1,17 +1,30 @@
-"""Storage: the real migrations on real SQLite files, the runner's rollback, durability pragmas."""
+"""Storage: the real migrations on real SQLite files, the runner's rollback, durability pragmas,
+and transactions of coroutines sharing the one connection."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.storage import Store, migrate
 from bot.storage.migrate import MigrationError, default_location, load
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+@pytest_asyncio.fixture(name="store")
+async def store_fixture(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a fresh file, closed even when the test fails (its thread would keep the
+    process alive)."""
+    store = await Store.open(tmp_path / "dots.sqlite3")
+    yield store
+    await store.close()
 
 
 def tables(path: Path) -> set[str]:
@@ -133,3 +146,82 @@ async def test_the_database_folder_is_created(tmp_path: Path) -> None:
     store = await Store.open(path)
     await store.close()
     assert path.is_file() and version(path) >= 2
+
+
+async def test_a_migration_splits_only_between_whole_statements(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    shutil.copy(MIGRATIONS / "0001_initial.sql", folder)
+    # Semicolons inside a string and a trigger body; the last statement has none.
+    (folder / "0002_notes.sql").write_text(
+        "-- 0002_notes: a trigger and strings with semicolons.\n"
+        "CREATE TABLE notes (text TEXT NOT NULL DEFAULT 'a; b');\n"
+        "CREATE TRIGGER notes_seen AFTER INSERT ON notes BEGIN\n"
+        "    INSERT INTO seen VALUES (new.text);\n"
+        "    INSERT INTO seen VALUES ('x; y');\n"
+        "END;\n"
+        "CREATE TABLE seen (text TEXT)\n"
+        "-- a closing comment\n"
+    )
+    store = await Store.open(tmp_path / "dots.sqlite3", migrations=folder)
+    assert await store.version() == 2
+    await store.execute("INSERT INTO notes DEFAULT VALUES")
+    assert await store.execute("SELECT text FROM seen ORDER BY rowid") == [("a; b",), ("x; y",)]
+    await store.close()
+
+
+async def test_transactions_of_coroutines_do_not_interleave(store: Store) -> None:
+    inside, go_on = asyncio.Event(), asyncio.Event()
+
+    async def failing() -> None:
+        async with store.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO players (user_id, dm_on_turn, updated) VALUES (1, 1, 0)"
+            )
+            inside.set()
+            await go_on.wait()
+            raise RuntimeError("boom")
+
+    task = asyncio.create_task(failing())
+    await inside.wait()
+    # Another coroutine's read and write wait for the open transaction: the read must not
+    # see its uncommitted row, the write must not become part of it (and be rolled back).
+    reader = asyncio.create_task(store.notify(1))
+    writer = asyncio.create_task(store.set_notify(2, on=True, at=0))
+    await asyncio.sleep(0.05)
+    assert not reader.done() and not writer.done()
+    go_on.set()
+    with pytest.raises(RuntimeError, match="boom"):
+        await task
+    assert await reader is False
+    await writer
+    assert await store.notify(1) is False
+    assert await store.notify(2) is True
+
+
+async def test_a_cancelled_transaction_rolls_back_and_frees_the_database(
+    store: Store, tmp_path: Path
+) -> None:
+    path = tmp_path / "dots.sqlite3"
+    inside = asyncio.Event()
+
+    async def stuck() -> None:
+        async with store.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO players (user_id, dm_on_turn, updated) VALUES (1, 1, 0)"
+            )
+            inside.set()
+            await asyncio.Event().wait()
+
+    task = asyncio.create_task(stuck())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await store.notify(1) is False
+    # No write lock is left behind: another connection can write at once.
+    with sqlite3.connect(path, timeout=0, isolation_level=None) as other:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+    await store.set_notify(1, on=True, at=0)
+    assert await store.notify(1) is True
