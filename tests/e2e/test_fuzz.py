@@ -153,6 +153,7 @@ class Junk:
         self.s = server
         self.rng = rng
         self.users = [server.alice, server.bob, server.carol, server.admin]
+        self.robot = fake.create_user("robot", bot=True)
         self.threads: list[Channel] = []
         self.game_ids: list[int] = []
         self.challenge_ids: list[int] = []
@@ -185,6 +186,7 @@ class Junk:
             # A player of a running game, in its thread, typing something close to a point:
             # plays (when legal and their turn) or is refused (occupied, not their turn, ...).
             pink_id, blue_id, where = rng.choice(self.running)
+            # (A player who is not a Discord user would be the computer: none here.)
             player = self.fake.users[rng.choice([pink_id, blue_id])]
             point = f"{rng.choice('ABCDEFGHIJKLMNOPQ')}{rng.randint(0, 17)}"
             point = rng.choice([point, point.lower(), f" {point[0]} {point[1:]} "])
@@ -228,7 +230,9 @@ class Junk:
                 lambda: fake.slash(user, name, channel=channel, **options),
             )
         if roll < 0.68:
-            options = {"opponent": rng.choice([*self.users, fake.bot])}
+            # Another app's bot, not ours: a challenge to ours starts a game against the
+            # computer, whose moves land after the answer (not junk, and not fuzzed here).
+            options = {"opponent": rng.choice([*self.users, self.robot])}
             for option, choices in (
                 ("size", ["10x10", "16x16", "20x20"]),
                 ("rules", ["standard", "grounding"]),

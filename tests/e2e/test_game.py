@@ -171,8 +171,9 @@ async def test_a_whole_game_from_challenge_to_leaderboard(
             await fake.slash(s.alice, "challenge", channel=s.general, opponent=s.alice),
             says="yourself",
         )
+        robot = fake.create_user("robot", bot=True)  # another app's bot, not ours
         await refused(
-            await fake.slash(s.alice, "challenge", channel=s.general, opponent=fake.bot),
+            await fake.slash(s.alice, "challenge", channel=s.general, opponent=robot),
             says="bot",
         )
         await refused(
