@@ -8,7 +8,8 @@ When it ends (rule 6) and stops (rule 8.2):
 - standard rules, the opponent still playing: it ends when it would still win even if the
   opponent then played alone (every safe point filled: ``fill_alone``), and it has nothing
   left to gain (filling every point it safely could, alone, would not raise its score);
-- standard rules, the opponent has ended: it plays on alone, searching, and ends once filling
+- standard rules, the opponent has ended: it plays on alone, closing in on the dots that
+  filling alone would take (no search: the opponent does not answer), and ends once filling
   alone would gain nothing more;
 - grounding rules: it stops as soon as a stop is allowed and ``stop_preview`` shows it wins.
 """
@@ -20,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ai.levels import Level, level_named
-from ai.playout import Geometry
+from ai.playout import Geometry, is_suicide
 from ai.search import Prior, candidates, search
 from ai.tactics import fill_alone, gains, threats
-from engine import Action, Game, GameOverError, Player, Point, Record
+from engine import Action, Board, Game, GameOverError, Player, Point, Record
 
 # A capture or a rescue found by the root's one-move look starts with this many visits at
 # these rewards: enough to be searched first at low budgets, few enough to be overturned.
@@ -85,10 +86,13 @@ def choose(
         if preview.allowed and final[me] > final[me.opponent]:
             return Decision("end", value=1.0)
     else:
-        gain_alone = fill_alone(board, player, geometry).score(me) - board.score(me)
-        if alone and gain_alone == 0:
-            return Decision("end", value=_outcome(game, me))
-        if not alone and gain_alone == 0:
+        filled = fill_alone(board, player, geometry)
+        gain_alone = filled.score(me) - board.score(me)
+        if alone:
+            if gain_alone == 0:
+                return Decision("end", value=_outcome(game, me))
+            return Decision("dot", board.point_at(_closing_in(board, filled, player, geometry)))
+        if gain_alone == 0:
             after = fill_alone(board, 3 - player, geometry)
             if after.score(me) > after.score(me.opponent):
                 return Decision("end", value=1.0)
@@ -140,6 +144,31 @@ def choose_from_record(
     """
     game = Game.replay(record)
     return choose(game, level, seed, iterations=iterations, max_seconds=max_seconds)
+
+
+def _closing_in(board: Board, filled: Board, player: int, geometry: Geometry) -> int:
+    """Playing alone: the safe free point nearest (in steps up, down, left, right) to an
+    opponent's dot that filling alone would take, lowest index first among equals.
+
+    The points one such step from a group of dots form a ring round it (rule 3.3), so closing
+    in from the nearest takes the group with few dots; no search is needed when the opponent
+    does not answer, and each move takes a free point, so it ends (with the capture, or a
+    full board).
+    """
+    opponent = 3 - player
+    stride = geometry.stride
+    targets = [
+        divmod(i, stride)
+        for i in range(stride + 1, stride * (board.height + 1) - 1)
+        if board.live_at(i) == opponent and filled.live_at(i) != opponent
+    ]
+    best, best_distance = -1, 1 << 30
+    for i in board.free_indices():
+        row, col = divmod(i, stride)
+        distance = min((abs(row - r) + abs(col - c) for r, c in targets), default=0)
+        if distance < best_distance and not is_suicide(board, i, player, geometry):
+            best, best_distance = i, distance
+    return best
 
 
 def _outcome(game: Game, me: Player) -> float:

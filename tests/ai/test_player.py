@@ -192,3 +192,18 @@ def test_refuses_a_finished_game_and_an_unknown_level() -> None:
         ai.choose(game, "easy", seed=1)
     with pytest.raises(ValueError, match="not a level"):
         ai.choose(Game(), "grandmaster", seed=1)
+
+
+def test_alone_on_a_big_board_it_closes_in_without_wasting_dots() -> None:
+    # Blue ends at once with two dots standing in the open: Pink surrounds both (four dots
+    # each at most, as they stand apart) and ends, instead of filling the board.
+    game = game_after("J10 D4 A10 G7 A1 end")
+    assert game.ended == {Player.BLUE}
+    decisions = 0
+    while not game.is_over and decisions < 20:
+        assert game.to_move is Player.PINK
+        game.apply(ai.choose(game, "hard", seed=decisions).action(Player.PINK))
+        decisions += 1
+    assert game.is_over
+    assert game.score(Player.PINK) == 2 and game.score(Player.BLUE) == 0
+    assert decisions <= 9  # eight dots and the end
