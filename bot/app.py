@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -11,7 +12,7 @@ from discord.ext import commands
 
 from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS
-from bot.cogs.common import answer_error
+from bot.cogs.common import announce, answer_error
 from bot.config import Settings
 from bot.games import GameService, Refusal
 
@@ -75,6 +76,8 @@ class DotsBot(commands.Bot):
         self._owns_clocks = clocks is None
         self.sync_commands = sync_commands
         self.names: dict[int, str] = {}
+        # The computer's turns being played; kept so the tasks are not collected mid-way.
+        self._computer_tasks: set[asyncio.Task[None]] = set()
 
     @property
     def service(self) -> GameService:
@@ -98,8 +101,31 @@ class DotsBot(commands.Bot):
         if self._owns_clocks:
             armed = await self.clocks.start()
             log.info("clocks armed: %d", armed)
+        # Games left waiting for the computer (it was thinking when the bot stopped).
+        waiting = await self._service.computer_turns()
+        for game_id in waiting:
+            self.computer_to_move(game_id=game_id)
+        if waiting:
+            log.info("computer moves resumed: %d", len(waiting))
         if self.sync_commands:
             await self.sync_tree()
+
+    def computer_to_move(self, *, game_id: int) -> None:
+        """Let the computer play its turn in this game in the background and announce it (its
+        announcement starts the next turn when it plays on alone)."""
+        task = asyncio.get_running_loop().create_task(self._computer_turn(game_id))
+        self._computer_tasks.add(task)
+        task.add_done_callback(self._computer_tasks.discard)
+
+    async def _computer_turn(self, game_id: int) -> None:
+        try:
+            outcome = await self.service.computer_move(game_id=game_id)
+            if outcome is not None:
+                await announce(self, outcome)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer's move in game %s failed", game_id)
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:
         """Sync the slash commands: to the development server when one is set (instant),
@@ -120,8 +146,13 @@ class DotsBot(commands.Bot):
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the clocks and close the database (when we opened them), then disconnect."""
+        """Stop the computer's turns, the clocks and the database (when we opened them), then
+        disconnect."""
         try:
+            tasks = list(self._computer_tasks)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             if self.clocks is not None and self._owns_clocks:
                 await self.clocks.stop()
             if self._service is not None and self._owns_service:

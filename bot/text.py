@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
+from bot.games.computer import COMPUTER_NAMES
 from engine import Board, Game, Placement, Player, Result, StopPreview, column_name
 
 Names = Mapping[Player, str]
@@ -54,8 +55,9 @@ To run the bot on Discord:
      and "Embed Links", open the URL and add the bot to your server.
   5. Run dots-bot again.
 
-To play right here instead, two players at one keyboard:
-  dots-bot local            (dots-bot local --help for sizes, rules and start positions)"""
+To play right here instead, two players at one keyboard, or you against the computer:
+  dots-bot local            (dots-bot local --help for sizes, rules and start positions)
+  dots-bot local --computer easy      (levels: easy, medium, hard)"""
 
 
 def format_duration(duration: timedelta) -> str:
@@ -131,12 +133,15 @@ def result_line(result: Result, names: Names) -> str:
 
 
 def action_line(game: Game, names: Names) -> str:
-    """What the last action did, e.g. ``"Pink plays B7. Pink captures 3."``."""
+    """What the last action did, e.g. ``"Pink plays B7. Pink captures 3."``; the computer is
+    named by its name alone (``"Computer (hard) plays D5."``)."""
     if not game.actions:
         return "The game starts."
     action = game.actions[-1]
     who = action.player.label
-    if names[action.player] != who:
+    if names[action.player] in COMPUTER_NAMES:
+        who = names[action.player]
+    elif names[action.player] != who:
         who += f" ({names[action.player]})"
     if action.kind == "dot" and action.point is not None:
         captured = capture_line(game.last_placement)

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import text
-from bot.games import GameView, MoveOutcome, NoSuchGame, Refusal, utc_now
+from bot.games import (
+    GameView,
+    MoveOutcome,
+    NoSuchGame,
+    Refusal,
+    computer_name,
+    is_computer,
+    utc_now,
+)
 from bot.pictures import game_gif, game_png
 from engine import DotsError, Player, Point
 
@@ -144,7 +152,10 @@ async def resolve_game(
 
 
 async def display_name(bot: DotsBot, user_id: int) -> str:
-    """A user's name for pictures and thread names (cached; no members intent needed)."""
+    """A user's name for pictures and thread names (cached; no members intent needed); the
+    computer's name for its pseudo user ids."""
+    if is_computer(user_id):
+        return computer_name(user_id)
     cached = bot.names.get(user_id)
     if cached is not None:
         return cached
@@ -167,9 +178,14 @@ async def picture_names(bot: DotsBot, view: GameView) -> dict[Player, str]:
     }
 
 
+def mention(user_id: int) -> str:
+    """A user as a mention in message text; the computer by its name (it has no account)."""
+    return computer_name(user_id) if is_computer(user_id) else f"<@{user_id}>"
+
+
 def mentions(view: GameView) -> dict[Player, str]:
     """Both players as mentions, by colour (for message text)."""
-    return {Player.PINK: f"<@{view.pink_id}>", Player.BLUE: f"<@{view.blue_id}>"}
+    return {Player.PINK: mention(view.pink_id), Player.BLUE: mention(view.blue_id)}
 
 
 def clock_left(view: GameView) -> timedelta | None:
@@ -227,7 +243,7 @@ async def outcome_message(bot: DotsBot, outcome: MoveOutcome) -> tuple[str, list
     files = [await picture_file(bot, view)]
     if outcome.is_over:
         changes = [
-            (f"<@{change.user_id}>", change.before, change.after, change.provisional)
+            (mention(change.user_id), change.before, change.after, change.provisional)
             for change in outcome.rating_changes
         ]
         if changes:
@@ -240,7 +256,8 @@ async def announce(
     bot: DotsBot, outcome: MoveOutcome, *, interaction: discord.Interaction[Any] | None = None
 ) -> None:
     """Post an outcome in the game's thread (as the interaction's answer when given), then
-    direct-message the player to move if they asked for it on a long clock."""
+    direct-message the player to move if they asked for it on a long clock, or, when the
+    computer is to move, let it think (in the background; its move is announced the same way)."""
     content, files = await outcome_message(bot, outcome)
     view = outcome.view
     if interaction is not None:
@@ -248,7 +265,10 @@ async def announce(
     else:
         await send_to_game(bot, view, content, files=files)
     if outcome.next_user_id is not None and not outcome.is_over:
-        await notify_turn(bot, view, outcome.next_user_id)
+        if is_computer(outcome.next_user_id):
+            bot.computer_to_move(game_id=view.game_id)
+        else:
+            await notify_turn(bot, view, outcome.next_user_id)
 
 
 async def send_to_game(
@@ -264,8 +284,9 @@ async def send_to_game(
 
 
 async def notify_turn(bot: DotsBot, view: GameView, user_id: int, *, reminder: str = "") -> None:
-    """DM ``user_id`` that it is their turn (long clocks, opted in); the thread when DMs fail."""
-    if view.clock.total_seconds() < DM_MIN_CLOCK_SECONDS:
+    """DM ``user_id`` that it is their turn (long clocks, opted in); the thread when DMs fail.
+    Never the computer (it has no account)."""
+    if is_computer(user_id) or view.clock.total_seconds() < DM_MIN_CLOCK_SECONDS:
         return
     if not await bot.service.wants_notify(user_id=user_id):
         return

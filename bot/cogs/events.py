@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot import text
 from bot.cogs.common import announce, jump_url, notify_turn, send_to_game
 from bot.cogs.play import challenge_view
-from bot.games import ChallengeExpired, Event, Reminder, TimedOut
+from bot.games import ChallengeExpired, Event, Reminder, TimedOut, is_computer
 
 if TYPE_CHECKING:
     from bot.app import DotsBot
@@ -57,7 +57,10 @@ class Events(commands.Cog):
             log.info("could not edit expired challenge %s", challenge.challenge_id)
 
     async def remind(self, event: Reminder) -> None:
-        """A third of the clock is left: DM (if opted in) or ping in the thread."""
+        """A third of the clock is left: DM (if opted in) or ping in the thread; the computer
+        needs no reminder."""
+        if is_computer(event.user_id):
+            return
         view = event.view
         left = text.format_duration(event.left)
         message = f"Reminder: {left} left for your move in Dots game #{view.game_id}"

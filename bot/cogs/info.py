@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import bot_of, picture_names, replay_file
+from bot.cogs.common import bot_of, mention, picture_names, replay_file
 from bot.games import NoSuchGame
 from bot.pictures import game_png
 from engine import Game, Player, Point, sgf
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 HELP = """\
 **Dots**: surround your opponent's dots to capture them. `/rules` explains the game.
 - `/challenge @someone`: challenge a member (size, rules, start position, move clock, colour).
+- `/play-computer [level]`: a game against the computer (easy, medium or hard; unrated). \
+Challenging the bot itself does the same at medium. `/undo` takes back your last move and \
+the computer's reply.
 - `/move B7`: place a dot (in the game's thread; `game:` picks one if you play several).
 - `/end`: make no more moves (asks first); `/resign`: give up (asks first).
 - `/board`, `/games`: the current picture; your running games with links.
@@ -118,7 +121,7 @@ class Info(commands.Cog):
         assert interaction.guild_id is not None
         rows = await self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
         lines = [
-            f"{row.rank}. <@{row.user_id}> **{round(row.rating)}**"
+            f"{row.rank}. {mention(row.user_id)} **{round(row.rating)}**"
             f"{'?' if row.provisional else ''}: {row.games} games, "
             f"{row.wins} won, {row.losses} lost, {row.draws} drawn"
             for row in rows
@@ -168,8 +171,9 @@ class Info(commands.Cog):
             delta = f", {round(e.rating_delta):+d}" if e.rating_delta is not None else ""
             reason = f" ({e.reason})" if e.reason else ""
             lines.append(
-                f"#{e.game_id} {e.outcome} {e.score}–{e.opponent_score} vs <@{e.opponent_id}> "
-                f"as {e.colour.label}, {e.width}×{e.height}{reason}{delta} "
+                f"#{e.game_id} {e.outcome} {e.score}–{e.opponent_score} "
+                f"vs {mention(e.opponent_id)} as {e.colour.label}, "
+                f"{e.width}×{e.height}{reason}{delta} "
                 f"<t:{int(e.finished.timestamp())}:R>"
             )
         embed = discord.Embed(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -482,7 +483,8 @@ class Play(commands.Cog):
         colour: str = "random",
         rated: bool = True,
     ) -> None:
-        """Post a challenge with Accept and Decline buttons."""
+        """Post a challenge with Accept and Decline buttons; naming the bot itself starts a
+        game against the computer (medium, unrated) instead."""
         width, height = NAMED_SIZES[size]
         options = GameOptions(
             width=width,
@@ -493,6 +495,11 @@ class Play(commands.Cog):
             colour=colour,  # type: ignore[arg-type]
             rated=rated,
         )
+        if self.bot.user is not None and opponent.id == self.bot.user.id:
+            computer: Any = self.bot.get_cog("Computer")
+            if computer is not None:
+                await computer.start_from_challenge(interaction, replace(options, rated=False))
+                return
         assert interaction.guild_id is not None and interaction.channel_id is not None
         challenge = await self.bot.service.challenge(
             guild_id=interaction.guild_id,

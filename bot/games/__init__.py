@@ -56,6 +56,7 @@ from bot.games.models import (
     RatingChange,
     Reminder,
     TimedOut,
+    Undone,
 )
 from bot.games.service import GameService, utc_now
 
@@ -99,6 +100,7 @@ __all__ = [
     "Thinker",
     "TimedOut",
     "TooLateToAbort",
+    "Undone",
     "computer_id",
     "computer_level",
     "computer_name",

@@ -29,7 +29,7 @@ from bot.games.errors import (
     OptionOutOfRange,
     Refusal,
 )
-from bot.games.models import GameOptions, GameView, MoveOutcome
+from bot.games.models import GameOptions, GameView, MoveOutcome, Undone
 from bot.games.play import PlayCases
 from bot.storage import Store
 from engine import DotsError, Game, Placement, Player
@@ -158,7 +158,7 @@ class ComputerCases(ChallengeCases, PlayCases):
                         found.append(game_id)
         return sorted(set(found))
 
-    async def undo(self, *, game_id: int, user_id: int) -> GameView:
+    async def undo(self, *, game_id: int, user_id: int) -> Undone:
         """Take back ``user_id``'s last dot and the computer's reply, in an unrated game
         against the computer, on the player's turn; their clock starts again.
 
@@ -202,4 +202,4 @@ class ComputerCases(ChallengeCases, PlayCases):
             row.moves, row.deadline, row.reminder_sent = keep, deadline, False
             live.game = game
             self._game_clock(row)
-            return convert.game_view(row, game)
+            return Undone(convert.game_view(row, game), tuple(actions[keep:]))

@@ -168,6 +168,15 @@ class MoveOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Undone:
+    """What an undo did: the game after it and the actions taken back (the player's dot and
+    the computer's reply, in the order they were played)."""
+
+    view: GameView
+    taken: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """One line of a server's leaderboard."""
 
