@@ -1,8 +1,10 @@
-"""Terminal mode: two players at one keyboard, over the same GameService and database.
+"""Terminal mode: two players at one keyboard, or one against the computer (``--computer``),
+over the same GameService and database.
 
 The two local players are fixed pseudo users (ids 1 and 2) in a pseudo server (id 1); Discord
 ids are snowflakes far above these, so local games never mix with a server's games or ratings.
-Each action prints a text board and writes the picture as a PNG whose path is printed.
+Against the computer the player is user 1 and the computer its negative pseudo id. Each action
+prints a text board and writes the picture as a PNG whose path is printed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from bot.games import (
     GameView,
     MoveOutcome,
     Refusal,
+    computer_id,
+    computer_name,
+    is_computer,
 )
 from bot.pictures import game_gif, game_png
 from engine import Player, Point, parse_size, sgf
@@ -36,6 +41,7 @@ Commands (the player to move types them):
   end             end: you make no more moves (asks to confirm; under grounding rules a stop)
   resign          resign: your opponent wins (asks to confirm)
   board           show the board again
+  undo            against the computer: take back your last move and its reply
   help            this list
   quit            leave; the game is saved and `dots-bot local` offers to continue it"""
 
@@ -54,6 +60,8 @@ class LocalOptions:
     database: str = "dots.sqlite3"
     out: Path = Path("dots-pictures")
     new: bool = False
+    computer: str | None = None
+    colour: str = "pink"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,6 +78,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="dots-pictures", help="folder for the PNG pictures")
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
+    )
+    parser.add_argument(
+        "--computer",
+        choices=["easy", "medium", "hard"],
+        default=None,
+        help="play against the computer at this level (unrated) instead of two at one keyboard",
+    )
+    parser.add_argument(
+        "--colour",
+        choices=["pink", "blue", "random"],
+        default="pink",
+        help="your colour against the computer (Pink moves first; default pink)",
     )
 
 
@@ -88,6 +108,8 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
         database=args.db or database,
         out=Path(args.out),
         new=args.new,
+        computer=args.computer,
+        colour=args.colour,
     )
 
 
@@ -103,6 +125,8 @@ class LocalGame:
         self.write = write
         self.view: GameView | None = None
         self.pictures: list[Path] = []
+        self.computer = computer_id(options.computer) if options.computer else None
+        self.names = dict(NAMES)
 
     async def run(self) -> int:
         """Play until the game is over or the players leave; the exit status."""
@@ -110,10 +134,14 @@ class LocalGame:
             self.view = await self._choose_game()
             if self.view is None:
                 return 0
+            self._name_players(self.view)
             self.write(HELP)
             self._show(self.view, "")
             while self.view.is_running:
-                prompt = f"{NAMES[self.view.game.to_move or Player.PINK]}> "
+                if is_computer(self.view.to_move_id):
+                    await self._computer_turn()
+                    continue
+                prompt = f"{self.names[self.view.game.to_move or Player.PINK]}> "
                 line = self.read(prompt).strip()
                 if not await self._command(line):
                     self._saved()
@@ -125,10 +153,43 @@ class LocalGame:
         await self._finish()
         return 0
 
+    def _name_players(self, view: GameView) -> None:
+        for colour in (Player.PINK, Player.BLUE):
+            user_id = view.user_of(colour)
+            self.names[colour] = computer_name(user_id) if is_computer(user_id) else colour.label
+
+    async def _computer_turn(self) -> None:
+        """Let the computer move (it may play on alone several times after the player ended)."""
+        assert self.view is not None
+        computer = self.view.to_move_id
+        assert computer is not None
+        if self.options.computer == "hard":
+            self.write(f"{computer_name(computer)} is thinking...")
+        outcome = await self.service.computer_move(game_id=self.view.game_id)
+        if outcome is None:
+            # Someone else (another process on the same file) changed the game: read it again.
+            self.view = await self.service.game(self.view.game_id)
+            return
+        await self._acted(outcome)
+
+    def _is_mine(self, view: GameView) -> bool:
+        """Whether a running local game is the kind asked for: against this computer level,
+        or two at one keyboard."""
+        players = {view.pink_id, view.blue_id}
+        if self.computer is not None:
+            return players == {PINK_USER_ID, self.computer}
+        return players == {PINK_USER_ID, BLUE_USER_ID}
+
     async def _choose_game(self) -> GameView | None:
         service = self.service
         if not self.options.new:
-            running = await service.running_games(user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID)
+            running = [
+                view
+                for view in await service.running_games(
+                    user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID
+                )
+                if self._is_mine(view)
+            ]
             if running:
                 view = running[-1]
                 game = view.game
@@ -144,16 +205,30 @@ class LocalGame:
             rules=self.options.rules,
             start=self.options.start,
             clock=MAX_CLOCK,  # nobody times out at a shared keyboard
-            colour="pink",
+            colour=self.options.colour if self.computer else "pink",  # type: ignore[arg-type]
             rated=False,
         )
-        view = await service.start_game(
-            guild_id=LOCAL_GUILD_ID,
-            channel_id=LOCAL_CHANNEL_ID,
-            pink_id=PINK_USER_ID,
-            blue_id=BLUE_USER_ID,
-            options=options,
-        )
+        if self.options.computer is not None:
+            view = await service.start_computer_game(
+                guild_id=LOCAL_GUILD_ID,
+                channel_id=LOCAL_CHANNEL_ID,
+                user_id=PINK_USER_ID,
+                level=self.options.computer,
+                options=options,
+            )
+            colour = "Pink (you move first)" if view.pink_id == PINK_USER_ID else "Blue"
+            self.write(
+                f"You play {colour} against Computer ({self.options.computer}); "
+                "`undo` takes back your last move and its reply."
+            )
+        else:
+            view = await service.start_game(
+                guild_id=LOCAL_GUILD_ID,
+                channel_id=LOCAL_CHANNEL_ID,
+                pink_id=PINK_USER_ID,
+                blue_id=BLUE_USER_ID,
+                options=options,
+            )
         self.write(
             f"New local game #{view.game_id}: "
             + text.describe_options(
@@ -185,6 +260,13 @@ class LocalGame:
                 self.write(HELP)
             elif word == "board":
                 self._show(view, "")
+            elif word == "undo":
+                undone = await self.service.undo(game_id=view.game_id, user_id=user_id)
+                self.view = undone.view
+                points = [a.point.name for a in undone.taken if a.point is not None]
+                self._show(
+                    undone.view, f"You take back {points[0]} and the computer's reply {points[1]}."
+                )
             elif word == "end":
                 if self._confirm_end(view, mover):
                     await self._acted(await self.service.end(game_id=view.game_id, user_id=user_id))
@@ -222,14 +304,14 @@ class LocalGame:
 
     async def _acted(self, outcome: MoveOutcome) -> None:
         self.view = outcome.view
-        self._show(outcome.view, text.action_line(outcome.view.game, NAMES))
+        self._show(outcome.view, text.action_line(outcome.view.game, self.names))
 
     def _show(self, view: GameView, headline: str) -> None:
         game = view.game
         self.write(text.board_text(game.board))
         if headline:
             self.write(headline)
-        self.write(text.scores_line(game) + ". " + text.turn_line(game, NAMES))
+        self.write(text.scores_line(game) + ". " + text.turn_line(game, self.names))
         play_on = text.play_on_line(game, move_hint="type a point", end_hint="`end`")
         if play_on:
             self.write(play_on)
@@ -240,7 +322,7 @@ class LocalGame:
         out.mkdir(parents=True, exist_ok=True)
         name = f"dots-game-{view.game_id}-{len(view.game.actions):03d}"
         path = out / f"{name}{'-' + suffix if suffix else ''}.png"
-        path.write_bytes(game_png(view.game, NAMES, marks=marks))
+        path.write_bytes(game_png(view.game, self.names, marks=marks))
         if not suffix:
             self.pictures.append(path)
         return path
@@ -254,9 +336,13 @@ class LocalGame:
         out = self.options.out
         stem = out / f"dots-game-{view.game_id}"
         sgf_path = stem.with_suffix(".sgf")
-        sgf_path.write_text(sgf.dumps(view.game, pink="Pink", blue="Blue"), encoding="utf-8")
+        names = self.names
+        sgf_path.write_text(
+            sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE]),
+            encoding="utf-8",
+        )
         gif_path = stem.with_suffix(".gif")
-        gif_path.write_bytes(game_gif(view.game, NAMES))
+        gif_path.write_bytes(game_gif(view.game, names))
         self.write(f"Game over. Replay: {gif_path}  Record (SGF): {sgf_path}")
 
     def _yes(self, question: str, *, default: bool = False) -> bool:

@@ -287,6 +287,23 @@ class Store:
                 return []
             return await _finish(conn, game_id, finish, action.at)
 
+    async def take_back(self, game_id: int, *, moves: int, keep: int, deadline: float) -> bool:
+        """Delete a running game's actions from ``keep`` on and restart the clock, in one
+        transaction (an undo against the computer); False if the game is not running or does
+        not have ``moves`` actions (another writer won), and nothing changes then."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET moves = ?, deadline = ?, reminder_sent = 0 "
+                "WHERE game_id = ? AND status = 'running' AND moves = ?",
+                (keep, deadline, game_id, moves),
+            )
+            if cur.rowcount != 1:
+                return False
+            await conn.execute(
+                "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep)
+            )
+            return True
+
     async def finish_game(self, game_id: int, finish: Finish, *, at: float) -> bool:
         """Finish a running game without an action (an abort); False if it was not running."""
         async with self.db.transaction() as conn:

@@ -1,0 +1,183 @@
+"""Games against the computer on Discord, in-process: /play-computer, its replies, /undo."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.games import COMPUTER_IDS, GameOptions, GameService, Thinker
+from tests.bot.discord_inprocess import (
+    BOT_USER_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    Call,
+    Harness,
+    Member,
+    settle,
+)
+from tests.bot.test_cogs import ANN, BOB, CAT, Clock, World, play, posted, refused, start_game
+
+EASY, MEDIUM = COMPUTER_IDS["easy"], COMPUTER_IDS["medium"]
+DOTS = Member(BOT_USER_ID, "dots", bot=True)
+
+
+@pytest_asyncio.fixture
+async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
+    clock = Clock()
+    db = tmp_path / "dots.sqlite3"
+    service = await GameService.open(db, now=clock)
+    service.thinker = Thinker(processes=False, iterations=10)
+    harness = await Harness.start(service, monkeypatch)
+    try:
+        yield World(harness, service, clock, db)
+    finally:
+        await harness.close()
+        await service.close()
+
+
+def no_computer_mention_or_dm(calls: list[Call]) -> None:
+    """The computer is named, never mentioned (``<@-1>``) nor sent a direct message."""
+    for call in calls:
+        assert "<@-" not in call.content, call.content
+        assert call.path != "/users/@me/channels", call
+        assert not call.path.startswith("/users/-"), call
+
+
+async def test_play_computer_opens_a_thread_and_the_computer_answers_each_move(
+    world: World,
+) -> None:
+    h = world.harness
+    calls = await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    answer = next(c for c in calls if c.kind == 4)
+    assert not answer.is_ephemeral
+    assert "Computer (easy)" in answer.content and "unrated" in answer.content
+    ((thread, name),) = h.threads().items()
+    assert name.startswith("Dots #1: ") and name.endswith(" vs Computer (easy)")
+    view = await world.service.game(1)
+    assert (view.pink_id, view.blue_id, view.rated, view.thread_id) == (ANN.id, EASY, False, thread)
+    first = posted(calls)[-1]
+    assert first.path == f"/channels/{thread}/messages" and first.files
+    assert f"Pink to move: <@{ANN.id}>" in first.content
+
+    calls = await play(world, thread, (ANN, "E5"))
+    reply = posted(calls)[-1]
+    assert reply.path == f"/channels/{thread}/messages"
+    assert "Computer (easy) plays" in reply.content
+    assert f"Pink to move: <@{ANN.id}>" in reply.content
+    assert reply.files[0][1].startswith(b"\x89PNG")
+    view = await world.service.game(1)
+    assert len(view.game.actions) == 2 and view.to_move_id == ANN.id
+    no_computer_mention_or_dm(h.rest.calls)
+
+
+async def test_as_pink_the_computer_moves_first_in_the_new_thread(world: World) -> None:
+    calls = await world.harness.slash(ANN, "play-computer", colour="blue")
+    (thread,) = world.harness.threads()
+    in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
+    assert "moves first" in in_thread[0].content
+    assert "Computer (medium) plays" in in_thread[-1].content
+    view = await world.service.game(1)
+    assert view.pink_id == MEDIUM and len(view.game.actions) == 1
+    assert view.to_move_id == ANN.id
+
+
+async def test_challenging_the_bot_itself_starts_a_game_against_the_computer(
+    world: World,
+) -> None:
+    calls = await world.harness.slash(ANN, "challenge", opponent=DOTS, colour="pink")
+    answer = next(c for c in calls if c.kind == 4)
+    assert not answer.is_ephemeral and "Computer (medium)" in answer.content
+    assert answer.custom_ids() == []  # no challenge to accept
+    view = await world.service.game(1)
+    assert (view.pink_id, view.blue_id, view.rated) == (ANN.id, MEDIUM, False)
+    assert await world.service.open_challenges(user_id=ANN.id) == []
+
+
+async def test_undo_takes_back_the_move_and_the_reply_in_the_thread(world: World) -> None:
+    h = world.harness
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    await play(world, thread, (ANN, "E5"), (ANN, "C3"))
+    before = (await world.service.game(1)).game.actions
+    calls = await h.slash(ANN, "undo", channel_id=thread)
+    answer = [c for c in calls if c.path.startswith("/webhooks/") and c.content][-1]
+    assert not answer.is_ephemeral
+    assert f"takes back C3 and the computer's reply {before[-1].point.name}" in answer.content  # type: ignore[union-attr]
+    assert answer.files and f"Pink to move: <@{ANN.id}>" in answer.content
+    view = await world.service.game(1)
+    assert view.game.actions == before[:2]
+    # Elsewhere, the picture goes to the thread and the answer is private.
+    calls = await h.slash(ANN, "undo")
+    assert [c.path for c in posted(calls)] == [f"/channels/{thread}/messages"]
+    assert [c for c in calls if c.content and c.is_ephemeral]
+    assert (await world.service.game(1)).game.actions == ()
+    no_computer_mention_or_dm(h.rest.calls)
+
+
+async def test_undo_refusals_are_private_and_change_nothing(world: World) -> None:
+    h = world.harness
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    await refused(world, h.slash(ANN, "undo", channel_id=thread), "nothing to undo")
+    await play(world, thread, (ANN, "E5"))
+    await refused(world, h.slash(CAT, "undo", channel_id=thread), "not playing")
+    _, human = await start_game(world, ANN, BOB)
+    await play(world, human, (ANN, "E5"), (BOB, "F5"))
+    await refused(world, h.slash(ANN, "undo", channel_id=human), "against the computer")
+    await refused(world, h.slash(CAT, "undo"), "no running game")
+
+
+async def test_play_computer_refusals_are_private(world: World) -> None:
+    await refused(
+        world,
+        world.harness.slash(ANN, "play-computer", level="grandmaster"),
+        "not a level",
+        "easy, medium, hard",
+    )
+
+
+async def test_ending_lets_the_computer_play_on_alone_until_it_ends(world: World) -> None:
+    h = world.harness
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    await play(world, thread, (ANN, "E5"), (ANN, "E6"))
+    await h.slash(ANN, "end", channel_id=thread)
+    calls = await h.click(ANN, h.last_message_with("dots:confirm:end"), "dots:confirm:end:1")
+    view = await world.service.game(1)
+    assert view.status == "over" and view.result is not None
+    final = posted(calls)[-1]
+    assert "Computer (easy) ends" in final.content
+    assert [name for name, _ in final.files][-1].endswith(".gif")
+    no_computer_mention_or_dm(h.rest.calls)
+
+
+async def test_a_computer_move_left_waiting_is_played_at_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "dots.sqlite3"
+    service = await GameService.open(db)
+    view = await service.start_computer_game(
+        guild_id=GUILD_ID,
+        channel_id=CHANNEL_ID,
+        user_id=ANN.id,
+        level="easy",
+        options=GameOptions(colour="blue"),
+    )
+    await service.close()
+    service = await GameService.open(db)
+    service.thinker = Thinker(processes=False, iterations=10)
+    harness = await Harness.start(service, monkeypatch)
+    try:
+        await settle()
+        moved = [c for c in posted(harness.rest.calls) if "Computer (easy) plays" in c.content]
+        assert [c.path for c in moved] == [f"/channels/{CHANNEL_ID}/messages"]
+        assert len((await service.game(view.game_id)).game.actions) == 1
+    finally:
+        await harness.close()
+        await service.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT count(*) FROM actions").fetchone() == (1,)
