@@ -73,8 +73,9 @@ def play(
         else:
             decision = ai.choose(game, levels_by_name[level], seed=rng.randrange(2**32))
             seconds[level].append(time.perf_counter() - started)
-            # A search cut short by the level's time cap ran fewer iterations than its budget.
-            if decision.kind == "dot" and decision.iterations < levels_by_name[level].iterations:
+            # A search cut short by the level's time cap ran fewer iterations than its budget
+            # (a dot played alone runs no search: 0 iterations).
+            if 0 < decision.iterations < levels_by_name[level].iterations:
                 capped[level] += 1
             game.apply(decision.action(mover))
         moves += 1
