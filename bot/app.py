@@ -14,7 +14,7 @@ from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS
 from bot.cogs.common import announce, answer_error
 from bot.config import Settings
-from bot.games import GameService, Refusal
+from bot.games import GameService, MoveOutcome, Refusal, computer_name, is_computer
 
 log = logging.getLogger(__name__)
 
@@ -118,14 +118,25 @@ class DotsBot(commands.Bot):
         task.add_done_callback(self._computer_tasks.discard)
 
     async def _computer_turn(self, game_id: int) -> None:
+        # Playing on alone (the player has ended), the computer moves until it ends: one post
+        # for the lot, listing the earlier dots, rather than a picture per dot.
+        played: list[MoveOutcome] = []
         try:
-            outcome = await self.service.computer_move(game_id=game_id)
-            if outcome is not None:
-                await announce(self, outcome)
+            while not played or (is_computer(played[-1].next_user_id) and not played[-1].is_over):
+                outcome = await self.service.computer_move(game_id=game_id)
+                if outcome is None:
+                    break
+                played.append(outcome)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the computer's move in game %s failed", game_id)
+        if not played:
+            return
+        try:
+            await announce(self, played[-1], earlier=alone_line(played[:-1]))
+        except Exception:
+            log.exception("could not announce the computer's move in game %s", game_id)
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:
         """Sync the slash commands: to the development server when one is set (instant),
@@ -160,6 +171,22 @@ class DotsBot(commands.Bot):
                 self._service = None
         finally:
             await super().close()
+
+
+def alone_line(outcomes: list[MoveOutcome]) -> str:
+    """The computer's dots played alone before its last action, e.g. ``"Computer (easy)
+    plays on alone: D5, E6 (captures 2)."``; empty when there were none."""
+    dots = []
+    for outcome in outcomes:
+        action, placement = outcome.action, outcome.placement
+        if action is None or action.point is None:
+            continue
+        gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
+        dots.append(action.point.name + (f" (captures {gain})" if gain else ""))
+    if not dots:
+        return ""
+    user_id = outcomes[0].view.user_of(outcomes[0].action.player)  # type: ignore[union-attr]
+    return f"{computer_name(user_id)} plays on alone: {', '.join(dots)}."
 
 
 def create_bot(

@@ -233,12 +233,17 @@ def status_text(view: GameView, *, headline: str = "") -> str:
     return "\n".join(lines)
 
 
-async def outcome_message(bot: DotsBot, outcome: MoveOutcome) -> tuple[str, list[discord.File]]:
-    """The text and files announcing an outcome: picture, and at the end ratings and replay."""
+async def outcome_message(
+    bot: DotsBot, outcome: MoveOutcome, *, earlier: str = ""
+) -> tuple[str, list[discord.File]]:
+    """The text and files announcing an outcome: picture, and at the end ratings and replay;
+    ``earlier`` says what happened before this action (moves not announced one by one)."""
     view = outcome.view
     if outcome.aborted:
         return status_text(view, headline="Nobody moved in time."), []
     headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
+    if earlier:
+        headline = f"{earlier}\n{headline}" if headline else earlier
     content = status_text(view, headline=headline)
     files = [await picture_file(bot, view)]
     if outcome.is_over:
@@ -253,12 +258,16 @@ async def outcome_message(bot: DotsBot, outcome: MoveOutcome) -> tuple[str, list
 
 
 async def announce(
-    bot: DotsBot, outcome: MoveOutcome, *, interaction: discord.Interaction[Any] | None = None
+    bot: DotsBot,
+    outcome: MoveOutcome,
+    *,
+    interaction: discord.Interaction[Any] | None = None,
+    earlier: str = "",
 ) -> None:
     """Post an outcome in the game's thread (as the interaction's answer when given), then
     direct-message the player to move if they asked for it on a long clock, or, when the
     computer is to move, let it think (in the background; its move is announced the same way)."""
-    content, files = await outcome_message(bot, outcome)
+    content, files = await outcome_message(bot, outcome, earlier=earlier)
     view = outcome.view
     if interaction is not None:
         await interaction.followup.send(content, files=files)

@@ -50,7 +50,7 @@ class ComputerCases(ChallengeCases, PlayCases):
     async def close(self) -> None:
         """Stop the computer's worker, then close the database."""
         self.thinker.close()
-        await super().close()  # type: ignore[safe-super]
+        await super().close()
 
     async def start_computer_game(
         self,

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+import ai
 from bot.games import COMPUTER_IDS, GameOptions, GameService, Thinker
+from engine import Point, Record
 from tests.bot.discord_inprocess import (
     BOT_USER_ID,
     CHANNEL_ID,
@@ -181,3 +183,37 @@ async def test_a_computer_move_left_waiting_is_played_at_start_up(
         await service.close()
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT count(*) FROM actions").fetchone() == (1,)
+
+
+class ScriptedThinker(Thinker):
+    """The computer plays the given decisions in order (no search)."""
+
+    def __init__(self, decisions: list[str]) -> None:
+        super().__init__(processes=False)
+        self.decisions = list(decisions)
+
+    async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
+        decision = self.decisions.pop(0)
+        if decision == "end":
+            return ai.Decision("end")
+        return ai.Decision("dot", Point.parse(decision))
+
+
+async def test_playing_on_alone_is_one_post_listing_its_dots(world: World) -> None:
+    h = world.harness
+    world.service.thinker = ScriptedThinker(["D5", "F5", "E6", "E4", "end"])
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    await play(world, thread, (ANN, "E5"), (ANN, "A1"), (ANN, "A3"))
+    await h.slash(ANN, "end", channel_id=thread)
+    calls = await h.click(ANN, h.last_message_with("dots:confirm:end"), "dots:confirm:end:1")
+    in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
+    assert len(in_thread) == 2  # Ann's end, then the computer's whole turn
+    last = in_thread[-1].content
+    assert "Computer (easy) plays on alone: E4 (captures 1)." in last
+    assert "Computer (easy) ends" in last and "Blue wins 0–1" in last
+    view = await world.service.game(1)
+    assert view.status == "over" and [str(a) for a in view.game.actions][-2:] == [
+        "Blue E4",
+        "Blue end",
+    ]
