@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import send_to_game
+from bot.cogs.common import clock_option, send_to_game
 from bot.cogs.play import CLOCK_CHOICES
 
 if TYPE_CHECKING:
@@ -84,7 +83,7 @@ class Admin(
             current = await service.set_guild_settings(
                 guild_id=interaction.guild_id,
                 game_channel_id=channel.id if channel else None,
-                default_clock=timedelta(seconds=clock) if clock is not None else None,
+                default_clock=clock_option(clock),
             )
         where = f"<#{current.game_channel_id}>" if current.game_channel_id else "where challenged"
         await interaction.response.send_message(

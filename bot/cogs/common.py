@@ -17,6 +17,8 @@ import discord
 
 from bot import text
 from bot.games import (
+    MAX_CLOCK,
+    MIN_CLOCK,
     GameView,
     MoveOutcome,
     NoSuchGame,
@@ -26,7 +28,7 @@ from bot.games import (
     utc_now,
 )
 from bot.pictures import game_gif, game_png
-from engine import DotsError, Player, Point
+from engine import DotsError, Player, Point, parse_size
 
 if TYPE_CHECKING:
     from bot.app import DotsBot
@@ -88,6 +90,34 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     else:
         log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
         await refuse(interaction, "Sorry, something went wrong on my side. It has been logged.")
+
+
+def size_option(value: str) -> tuple[int, int]:
+    """The board size a ``size`` option names (any WxH within rule 1.1, not only the choices).
+
+    Raises:
+        Refusal: not a size, or out of range.
+    """
+    try:
+        return parse_size(value)
+    except ValueError as error:
+        raise Refusal(str(error)) from None
+
+
+def clock_option(seconds: int | None) -> timedelta | None:
+    """The move clock a ``clock`` option gives, checked against 30 seconds to 7 days.
+
+    Raises:
+        Refusal: out of range (also a number too large for a duration).
+    """
+    if seconds is None:
+        return None
+    if not MIN_CLOCK.total_seconds() <= seconds <= MAX_CLOCK.total_seconds():
+        raise Refusal(
+            f"a move clock is {text.format_duration(MIN_CLOCK)} to "
+            f"{text.format_duration(MAX_CLOCK)}"
+        )
+    return timedelta(seconds=seconds)
 
 
 def in_game_channel(interaction: discord.Interaction[Any], view: GameView) -> bool:
@@ -228,7 +258,7 @@ def status_text(view: GameView, *, headline: str = "") -> str:
     else:
         lines.append(text.turn_line(game, names, left=left))
     play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`")
-    if play_on:
+    if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
         lines.append(play_on)
     return "\n".join(lines)
 

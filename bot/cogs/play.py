@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -22,6 +21,7 @@ from bot.cogs.common import (
     announce,
     answer_error,
     bot_of,
+    clock_option,
     display_name,
     in_game_channel,
     jump_url,
@@ -31,6 +31,7 @@ from bot.cogs.common import (
     refuse,
     resolve_game,
     send_to_game,
+    size_option,
     status_text,
     suggest_points,
     thread_name,
@@ -485,13 +486,13 @@ class Play(commands.Cog):
     ) -> None:
         """Post a challenge with Accept and Decline buttons; naming the bot itself starts a
         game against the computer (medium, unrated) instead."""
-        width, height = NAMED_SIZES[size]
+        width, height = size_option(size)
         options = GameOptions(
             width=width,
             height=height,
             rules=rules,
             start=start,
-            clock=None if clock is None else timedelta(seconds=clock),
+            clock=clock_option(clock),
             colour=colour,  # type: ignore[arg-type]
             rated=rated,
         )
