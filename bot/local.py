@@ -313,7 +313,7 @@ class LocalGame:
             self.write(headline)
         self.write(text.scores_line(game) + ". " + text.turn_line(game, self.names))
         play_on = text.play_on_line(game, move_hint="type a point", end_hint="`end`")
-        if play_on:
+        if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
             self.write(play_on)
         self.write(f"Picture: {self._picture(view)}")
 

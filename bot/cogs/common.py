@@ -299,10 +299,16 @@ async def announce(
     computer is to move, let it think (in the background; its move is announced the same way)."""
     content, files = await outcome_message(bot, outcome, earlier=earlier)
     view = outcome.view
-    if interaction is not None:
-        await interaction.followup.send(content, files=files)
-    else:
+    if interaction is None:
         await send_to_game(bot, view, content, files=files)
+    else:
+        try:
+            await interaction.followup.send(content, files=files)
+        except discord.NotFound:
+            # The interaction's token expired: the action stands, so post it in the thread
+            # (with fresh files: the failed upload has read the first ones).
+            content, files = await outcome_message(bot, outcome, earlier=earlier)
+            await send_to_game(bot, view, content, files=files)
     if outcome.next_user_id is not None and not outcome.is_over:
         if is_computer(outcome.next_user_id):
             bot.computer_to_move(game_id=view.game_id)

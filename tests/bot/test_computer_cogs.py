@@ -209,6 +209,7 @@ async def test_playing_on_alone_is_one_post_listing_its_dots(world: World) -> No
     calls = await h.click(ANN, h.last_message_with("dots:confirm:end"), "dots:confirm:end:1")
     in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
     assert len(in_thread) == 2  # Ann's end, then the computer's whole turn
+    assert "may play on alone" not in in_thread[0].content  # no instructions for the computer
     last = in_thread[-1].content
     assert "Computer (easy) plays on alone: E4 (captures 1)." in last
     assert "Computer (easy) ends" in last and "Blue wins 0–1" in last

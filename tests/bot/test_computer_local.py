@@ -53,6 +53,7 @@ async def test_a_whole_game_against_the_easy_computer(tmp_path: Path) -> None:
     assert "Computer (easy) plays" in printed
     assert "Pink ends and makes no more moves." in printed
     assert "Computer (easy) ends and makes no more moves." in printed
+    assert "Blue may play on alone" not in printed  # no instructions for the computer
     assert "Game over." in printed and "Traceback" not in printed
     view = await stored(tmp_path)
     assert (view.guild_id, view.pink_id, view.blue_id) == (LOCAL_GUILD_ID, PINK_USER_ID, EASY)
