@@ -341,7 +341,17 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
         game_id=view.game_id, user_id=interaction.user.id, point=point
     )
     here = in_game_channel(interaction, view)
-    await interaction.response.defer(thinking=True, ephemeral=not here)
+    try:
+        await interaction.response.defer(thinking=True, ephemeral=not here)
+    except discord.NotFound:
+        # The interaction expired (10062) but the move is stored: show it in the thread.
+        log.warning(
+            "interaction %s expired; move of game %s posted in its thread",
+            interaction.id,
+            view.game_id,
+        )
+        await announce(bot, outcome)
+        return
     if here:
         await announce(bot, outcome, interaction=interaction)
     else:
