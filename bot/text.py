@@ -222,3 +222,18 @@ def board_text(board: Board) -> str:
         lines.append(f"{board.height - index:>{number_width}}{cells}")
     lines.append(header)
     return "\n".join(lines)
+
+
+MESSAGE_LIMIT = 2000  # Discord refuses a message longer than this (error 50035)
+
+
+def join_lines(lines: list[str], limit: int = MESSAGE_LIMIT) -> str:
+    """``lines`` joined one per line, cut to fit in ``limit`` characters with a last line that
+    says how many were left out."""
+    kept: list[str] = []
+    for count, line in enumerate(lines):
+        tail = f"…and {len(lines) - count} more."
+        if len("\n".join([*kept, line])) + 1 + len(tail) > limit and count < len(lines) - 1:
+            return "\n".join([*kept, tail])
+        kept.append(line)
+    return "\n".join(kept)[:limit]

@@ -247,7 +247,7 @@ async def ask_which_game(
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
         option.label = f"#{view.game_id} vs {await display_name(bot, opponent)}"[:100]
     menu.add_item(picker)
-    await interaction.response.send_message("\n".join(lines), view=menu, ephemeral=True)
+    await interaction.response.send_message(text.join_lines(lines), view=menu, ephemeral=True)
 
 
 # -- the use-cases behind commands and buttons ---------------------------------------------
@@ -619,7 +619,7 @@ class Play(commands.Cog):
         if not lines:
             lines.append("No running games. Start one with `/challenge`.")
         await interaction.response.send_message(
-            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            text.join_lines(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
 

@@ -69,3 +69,13 @@ def test_end_confirmation_says_what_ending_means_under_each_rule_set() -> None:
     assert text.play_on_line(standard, move_hint="`/move`", end_hint="`/end`").startswith(
         "Blue may play on alone"
     )
+
+
+def test_long_lists_are_cut_to_fit_in_one_discord_message() -> None:
+    lines = [f"#{n} " + "x" * 150 for n in range(30)]
+    joined = text.join_lines(lines)
+    assert len(joined) <= text.MESSAGE_LIMIT
+    kept = joined.splitlines()
+    assert kept[-1] == f"…and {30 - (len(kept) - 1)} more."
+    assert kept[:-1] == lines[: len(kept) - 1]
+    assert text.join_lines(["a", "b"]) == "a\nb"

@@ -495,12 +495,6 @@ async def test_a_grounding_stop_shows_what_it_hands_over(
         ]
 
 
-@pytest.mark.xfail(
-    reason="bot bug: with many running games (20 here, 1-day clocks) /games and the "
-    "'which game?' prompt exceed Discord's 2,000 characters per message, which Discord "
-    "refuses (400, 50035); the fake does not enforce the limit, so the test measures it",
-    strict=True,
-)
 @pytest.mark.parametrize(("command", "options"), [("games", {}), ("move", {"point": "E5"})])
 async def test_answers_fit_in_a_message_for_a_player_with_many_games(
     fake_discord: FakeDiscord, tmp_path: Path, command: str, options: dict[str, Any]
