@@ -93,10 +93,12 @@ class ComputerCases(ChallengeCases, PlayCases):
     async def computer_move(self, *, game_id: int) -> MoveOutcome | None:
         """If the computer is to move in this running game, search its move off the event loop
         and play it (committed before returning); None when it is not the computer's turn,
-        the game is over, it is already thinking here, or the game changed while it thought.
+        the game is over or unknown, it is already thinking here, or the game changed while
+        it thought.
 
         Raises:
-            NoSuchGame.
+            DotsError: the computer chose an illegal move (a bug of the computer player; the
+                cached position is dropped and nothing is stored).
         """
         if game_id in self._thinking:
             return None
@@ -126,8 +128,8 @@ class ComputerCases(ChallengeCases, PlayCases):
                     else:
                         live.game.end(colour)
                 except DotsError:
-                    # The search read the same position, so this is a bug in the computer:
-                    # drop the position (rebuilt from the database) and say so in the log.
+                    # The search read this very position, so this is a bug of the computer:
+                    # drop the position (rebuilt from the database on next use).
                     self._cache.pop(game_id, None)
                     raise
                 return await self._commit(live, live.game.actions[-1], placement)
