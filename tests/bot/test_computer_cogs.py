@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 import ai
-from bot.games import COMPUTER_IDS, GameOptions, GameService, Thinker
+from bot.games import COMPUTER_IDS, GameOptions, GameService, Reminder, Thinker
 from engine import Point, Record
 from tests.bot.discord_inprocess import (
     BOT_USER_ID,
@@ -218,3 +219,17 @@ async def test_playing_on_alone_is_one_post_listing_its_dots(world: World) -> No
         "Blue E4",
         "Blue end",
     ]
+
+
+async def test_the_computer_gets_no_reminder_ping_or_dm(world: World) -> None:
+    h = world.harness
+    await h.slash(ANN, "play-computer", level="easy", colour="blue", clock=3600)
+    view = await world.service.game(1)
+    assert view.pink_id == EASY
+    mark = len(h.rest.calls)
+    events = h.bot.get_cog("Events")
+    assert events is not None
+    reminder = Reminder(view, EASY, view.deadline or view.started, timedelta(minutes=20))
+    await events.on_service_event(reminder)  # type: ignore[attr-defined]
+    await settle()
+    assert h.rest.since(mark) == []
