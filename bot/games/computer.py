@@ -75,26 +75,33 @@ def move_seed(*, game_id: int, moves: int) -> int:
 class Thinker:
     """Runs the computer's search off the event loop.
 
-    ``processes=True`` (the default) uses a one-worker process pool created on first use (the
-    'spawn' start method: forking a process that runs aiosqlite's threads is unsafe), so the
-    bot stays responsive while it thinks; ``processes=False`` a one-thread pool (tests, where
-    starting a process costs more than the tiny searches). ``iterations`` overrides every
-    level's budget (tests). A worker that dies is replaced on the next call.
+    ``processes=True`` (the default) uses a process pool of ``workers`` processes created on
+    first use (the 'spawn' start method: forking a process that runs aiosqlite's threads is
+    unsafe), so the bot stays responsive while it thinks; ``processes=False`` a thread pool
+    (tests, where starting a process costs more than the tiny searches). ``iterations``
+    overrides every level's budget (tests). A worker that dies is replaced on the next call.
+    Searches queue for a worker: with one worker, N games waiting on hard wait up to ~N x 2 s,
+    which counts against the computer's move clock.
     """
 
-    def __init__(self, *, processes: bool = True, iterations: int | None = None) -> None:
+    def __init__(
+        self, *, processes: bool = True, iterations: int | None = None, workers: int = 1
+    ) -> None:
         self.processes = processes
         self.iterations = iterations
+        self.workers = workers
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.processes:
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
                 )
             else:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+                self._pool = ThreadPoolExecutor(
+                    max_workers=self.workers, thread_name_prefix="computer"
+                )
         return self._pool
 
     async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
