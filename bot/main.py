@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="{run,local}")
     commands.add_parser("run", help="run the Discord bot (the default; needs DISCORD_TOKEN)")
     local = commands.add_parser(
-        "local", help="two players at one keyboard in this terminal (no Discord needed)"
+        "local",
+        help="play in this terminal, two at one keyboard or against the computer (no Discord)",
     )
     add_arguments(local)
     return parser

@@ -7,7 +7,6 @@ after every outcome that leaves it to move) and announced like any move.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,6 +17,7 @@ from bot import text
 from bot.cogs.common import (
     SeveralGames,
     bot_of,
+    clock_option,
     in_game_channel,
     jump_url,
     mention,
@@ -25,6 +25,7 @@ from bot.cogs.common import (
     picture_names,
     resolve_game,
     send_to_game,
+    size_option,
     status_text,
     thread_name,
 )
@@ -44,7 +45,7 @@ from bot.games import (
     is_computer,
 )
 from bot.games.computer import DEFAULT_LEVEL
-from engine import NAMED_SIZES, Player
+from engine import Player
 
 if TYPE_CHECKING:
     from bot.app import DotsBot
@@ -171,13 +172,13 @@ class Computer(commands.Cog):
         colour: str = "random",
     ) -> None:
         """Start a game against the computer in a new thread."""
-        width, height = NAMED_SIZES[size]
+        width, height = size_option(size)
         options = GameOptions(
             width=width,
             height=height,
             rules=rules,
             start=start,
-            clock=None if clock is None else timedelta(seconds=clock),
+            clock=clock_option(clock),
             colour=colour,  # type: ignore[arg-type]
             rated=False,
         )

@@ -55,7 +55,9 @@ class ChallengeCases(ServiceCore):
         if opponent_id == challenger_id:
             raise CannotChallengeSelf("you cannot challenge yourself")
         if opponent_is_bot:
-            raise CannotChallengeBot("you cannot challenge a bot")
+            raise CannotChallengeBot(
+                "you cannot challenge a bot; to play the computer, use /play-computer"
+            )
         await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
         if clock is None:
