@@ -341,63 +341,84 @@ class Board:
         live[i] = player
         self._free -= 1
         made: list[_BaseRecord] = []
-        if self._may_close(i, player):
-            self._close_rings(i, player, made)
+        new_rings = self._new_rings(i, player)
+        if new_rings > 0:
+            self._close_rings(i, player, new_rings, made)
         if not made and not self._edge[i]:
             self._played_into_ring(i, player, made)
         if made:
             self._base_cache = None
         return made
 
-    def _may_close(self, i: int, player: int) -> bool:
-        """Whether the new dot may close a ring: it must join two runs of its own live
-        neighbours that were already linked to each other (else it only joins separate chains).
+    def _new_rings(self, i: int, player: int) -> int:
+        """At most how many new rings the new dot closes (0: none, so nothing to trace).
+
+        A new ring passes through two runs of the dot's own live neighbours that were already
+        linked to each other; two runs that meet across a corner (N and E own, NE not) are
+        linked directly and close nothing new. So the count is the runs, less those corners,
+        less the separate chains they belong to.
 
         ``_chain`` is a union-find over every dot ever placed, linked as they were placed. A dot
-        that dies is not taken out, so two dots in one set may no longer be linked: the answer
-        errs only towards tracing, never towards missing a ring. Costs a few finds.
+        that dies is not taken out, so two dots in one set may no longer be linked: the count
+        errs only upwards (more tracing), never towards missing a ring. Costs a few finds.
         """
         live, chain, dirs = self._live, self._chain, self._dirs
         chain[i] = i
         roots: list[int] = []
+        corners = 0
         previous = live[i + dirs[7]] == player
-        for offset in dirs:
+        for k, offset in enumerate(dirs):
             n = i + offset
             current = live[n] == player
-            if current and not previous:
-                # Find the root of this run, halving the path on the way.
-                while chain[n] != n:
-                    chain[n] = chain[chain[n]]
-                    n = chain[n]
-                roots.append(n)
+            if current:
+                if not previous:
+                    # Find the root of this run, halving the path on the way.
+                    while chain[n] != n:
+                        chain[n] = chain[chain[n]]
+                        n = chain[n]
+                    roots.append(n)
+            elif k & 1 and previous and live[i + dirs[(k + 1) & 7]] == player:
+                corners += 1
             previous = current
-        if roots:
-            # The new dot joins the first run's set (no new root, so paths stay short).
-            first = roots[0]
-            chain[i] = first
-            for root in roots:
-                chain[root] = first
-        return len(roots) > len(set(roots))
+        if not roots:
+            return 0
+        # The new dot joins the first run's set (no new root, so paths stay short).
+        first = roots[0]
+        chain[i] = first
+        for root in roots:
+            chain[root] = first
+        return len(roots) - corners - len(set(roots))
 
-    def _close_rings(self, i: int, player: int, made: list[_BaseRecord]) -> None:
+    def _close_rings(self, i: int, player: int, new_rings: int, made: list[_BaseRecord]) -> None:
         """Rule 4.1 and 4.2: for each region beside the new dot, the smallest ring around it.
 
         A region that a straight line reaches the board's edge from, without crossing an own
-        live dot, is open: it is not traced (this spares the long walk round the outside of a
-        big chain, the usual case once the board fills up).
+        live dot, is open: it is not traced. Then the region the dot stood in was open, so every
+        new ring encloses a region of its own; once ``new_rings`` are found, what is left is the
+        open region. The shortest lines are traced first. Both spare the long walk round the
+        outside of a big chain, the usual case once the board fills up.
         """
         live, dirs = self._live, self._dirs
         opponent = 3 - player
-        done = 0
+        candidates: list[tuple[int, int]] = []
+        open_seen = False
         for k in (0, 2, 4, 6):
             q = i + dirs[k]
-            if done >> k & 1 or live[q] == player or live[q] == BORDER:
+            if live[q] == player or live[q] == BORDER:
                 continue
             offset = dirs[k]
             c = q
             while live[c] != player and live[c] != BORDER:
                 c += offset
             if live[c] == BORDER:
+                open_seen = True
+            else:
+                candidates.append(((c - q) // offset, k))
+        candidates.sort()
+        done = 0
+        found = 0
+        for _, k in candidates:
+            if done >> k & 1:
                 continue
             walk, covered, area2 = self._trace(i, k, player)
             done |= covered
@@ -406,9 +427,13 @@ class Board:
             loop = _outer_loop(walk, self.stride)
             if loop is None or i not in loop:
                 continue
+            q = i + dirs[k]
             area = self._area(loop, q)
             if any(live[c] == opponent for c in area):
                 made.append(self._make_base(player, loop, area))
+            found += 1
+            if open_seen and found >= new_rings:
+                return
 
     def _played_into_ring(self, i: int, player: int, made: list[_BaseRecord]) -> None:
         """Rule 4.4: a dot that made no base, played inside an empty ring of the opponent."""
@@ -478,9 +503,7 @@ class Board:
         area = start * twice_dy[k] + area_step[k]
         walk = [start]
         cur = first
-        limit = 4 * len(live)
-        while limit:
-            limit -= 1
+        for _ in range(4 * len(live)):
             if cur == start:
                 for k2, offset in scan[k]:
                     if live[cur + offset] == player:
