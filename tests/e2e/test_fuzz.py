@@ -418,8 +418,6 @@ async def test_thousands_of_junk_interactions_are_refused_cleanly(
     assert fake.unrouted == []
 
 
-
-
 @pytest.mark.parametrize(
     ("who", "command", "options"),
     [
