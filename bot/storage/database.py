@@ -44,8 +44,11 @@ PRAGMAS = (
 class Database:
     """An aiosqlite connection in autocommit mode, used by one transaction or read at a time."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
+    ) -> None:
         self._conn = conn
+        self._reader = reader
         self._lock = asyncio.Lock()
 
     @classmethod
@@ -55,14 +58,12 @@ class Database:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: sqlite3 opens no transaction of its own; ours are explicit.
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        try:
-            for pragma in PRAGMAS:
-                await conn.execute(pragma)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn)
+        conn = await _connect(path)
+        # Reads go through a second connection, so that they neither wait for the writer's
+        # lock nor see its uncommitted rows: WAL gives each read the last committed state.
+        # (An in-memory database exists once per connection, so it keeps to one.)
+        reader = None if str(path) == ":memory:" else await _connect(path)
+        return cls(conn, reader)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -81,15 +82,33 @@ class Database:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``async with db.reading() as conn``: the connection for reads, with no transaction
-        of another coroutine open on it."""
+        """``async with db.reading() as conn``: a connection for reads that sees only committed
+        data. Each statement reads on its own (fetch in one call: ``fetch_one``/``fetch_all``);
+        reads that must agree with each other rely on the caller's per-game lock."""
+        if self._reader is not None:
+            yield self._reader
+            return
         async with self._lock:
             yield self._conn
 
     async def close(self) -> None:
-        """Close the connection (after the transaction in progress, if any) and its thread."""
+        """Close the connections (after the transaction in progress, if any) and their threads."""
         async with self._lock:
+            if self._reader is not None:
+                await self._reader.close()
             await self._conn.close()
+
+
+async def _connect(path: str | Path) -> aiosqlite.Connection:
+    # isolation_level=None: sqlite3 opens no transaction of its own; ours are explicit.
+    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        for pragma in PRAGMAS:
+            await conn.execute(pragma)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
 
 
 async def fetch_one(
