@@ -211,13 +211,9 @@ class Game:
         )
 
     @classmethod
-    def replay(cls, record: Record) -> Game:
-        """The game a record describes, rebuilt action by action (rule 10.1).
-
-        Raises:
-            DotsError: an action in the record is illegal.
-        """
-        game = cls(
+    def at_start(cls, record: Record) -> Game:
+        """The game a record describes, before its first action."""
+        return cls(
             record.width,
             record.height,
             rules=record.rules,
@@ -225,6 +221,15 @@ class Game:
             start_dots=record.start_dots,
             any_size=True,
         )
+
+    @classmethod
+    def replay(cls, record: Record) -> Game:
+        """The game a record describes, rebuilt action by action (rule 10.1).
+
+        Raises:
+            DotsError: an action in the record is illegal.
+        """
+        game = cls.at_start(record)
         for action in record.actions:
             game.apply(action)
         return game

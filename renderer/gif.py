@@ -49,14 +49,7 @@ def render_gif(
         DotsError: the record holds an illegal action.
     """
     record = source.record if isinstance(source, Game) else source
-    game = Game(
-        record.width,
-        record.height,
-        rules=record.rules,
-        start=record.start,
-        start_dots=record.start_dots,
-        any_size=True,
-    )
+    game = Game.at_start(record)
     lay = layout(record.width, record.height)
     shown = name_pair(names)
     delay = move_ms if move_ms is not None else frame_ms(len(record.actions))

@@ -17,7 +17,6 @@ from bot import text
 from bot.cogs.common import (
     SeveralGames,
     bot_of,
-    clock_option,
     in_game_channel,
     jump_url,
     mention,
@@ -25,18 +24,10 @@ from bot.cogs.common import (
     picture_names,
     resolve_game,
     send_to_game,
-    size_option,
     status_text,
     thread_name,
 )
-from bot.cogs.play import (
-    CLOCK_CHOICES,
-    COLOUR_CHOICES,
-    RULES_CHOICES,
-    SIZE_CHOICES,
-    START_CHOICES,
-    game_choices,
-)
+from bot.cogs.play import OPTION_CHOICES, OPTION_DESCRIPTIONS, game_choices, game_options
 from bot.games import (
     GameOptions,
     GameView,
@@ -146,21 +137,9 @@ class Computer(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        level="How strong the computer plays (default medium)",
-        size="Board size (default 10x10)",
-        rules="Standard (default) or grounding rules",
-        start="Starting position (default: empty board)",
-        clock="Time for each move (default: the server's default clock)",
-        colour="Your colour (Pink moves first; default random)",
+        level="How strong the computer plays (default medium)", **OPTION_DESCRIPTIONS
     )
-    @app_commands.choices(  # type: ignore[misc]
-        level=LEVEL_CHOICES,
-        size=SIZE_CHOICES,
-        rules=RULES_CHOICES,
-        start=START_CHOICES,
-        clock=CLOCK_CHOICES,
-        colour=COLOUR_CHOICES,
-    )
+    @app_commands.choices(level=LEVEL_CHOICES, **OPTION_CHOICES)
     async def play_computer(  # noqa: PLR0917 (slash command options are positional)
         self,
         interaction: discord.Interaction[Any],
@@ -172,16 +151,7 @@ class Computer(commands.Cog):
         colour: str = "random",
     ) -> None:
         """Start a game against the computer in a new thread."""
-        width, height = size_option(size)
-        options = GameOptions(
-            width=width,
-            height=height,
-            rules=rules,
-            start=start,
-            clock=clock_option(clock),
-            colour=colour,  # type: ignore[arg-type]
-            rated=False,
-        )
+        options = game_options(size, rules, start, clock, colour, rated=False)
         await start_against_computer(interaction, level, options)
 
     @app_commands.autocomplete(game=game_choices)

@@ -72,6 +72,42 @@ COLOUR_CHOICES = [
 ]
 ACTIONS = ("move", "end", "resign", "board")
 
+# The options of a new game, shared by /challenge and /play-computer.
+OPTION_DESCRIPTIONS = {
+    "size": "Board size (default 10x10)",
+    "rules": "Standard (default) or grounding rules",
+    "start": "Starting position (default: empty board)",
+    "clock": "Time for each move (default: the server's default clock)",
+    "colour": "Your colour (Pink moves first; default random)",
+}
+OPTION_CHOICES: dict[str, list[Any]] = {
+    "size": SIZE_CHOICES,
+    "rules": RULES_CHOICES,
+    "start": START_CHOICES,
+    "clock": CLOCK_CHOICES,
+    "colour": COLOUR_CHOICES,
+}
+
+
+def game_options(
+    size: str, rules: str, start: str, clock: int | None, colour: str, *, rated: bool
+) -> GameOptions:
+    """The GameOptions that a command's options ask for.
+
+    Raises:
+        Refusal: a size or clock out of range.
+    """
+    width, height = size_option(size)
+    return GameOptions(
+        width=width,
+        height=height,
+        rules=rules,
+        start=start,
+        clock=clock_option(clock),
+        colour=colour,  # type: ignore[arg-type]
+        rated=rated,
+    )
+
 
 # -- buttons and menus (dynamic items: they survive restarts) -------------------------------
 
@@ -469,20 +505,10 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         opponent="Who you want to play",
-        size="Board size (default 10x10)",
-        rules="Standard (default) or grounding rules",
-        start="Starting position (default: empty board)",
-        clock="Time for each move (default: the server's default clock)",
-        colour="Your colour (Pink moves first; default random)",
         rated="Whether the game counts for the leaderboard (default yes)",
+        **OPTION_DESCRIPTIONS,
     )
-    @app_commands.choices(  # type: ignore[misc]
-        size=SIZE_CHOICES,
-        rules=RULES_CHOICES,
-        start=START_CHOICES,
-        clock=CLOCK_CHOICES,
-        colour=COLOUR_CHOICES,
-    )
+    @app_commands.choices(**OPTION_CHOICES)
     async def challenge(  # noqa: PLR0917 (slash command options are positional)
         self,
         interaction: discord.Interaction[Any],
@@ -496,16 +522,7 @@ class Play(commands.Cog):
     ) -> None:
         """Post a challenge with Accept and Decline buttons; naming the bot itself starts a
         game against the computer (medium, unrated) instead."""
-        width, height = size_option(size)
-        options = GameOptions(
-            width=width,
-            height=height,
-            rules=rules,
-            start=start,
-            clock=clock_option(clock),
-            colour=colour,  # type: ignore[arg-type]
-            rated=rated,
-        )
+        options = game_options(size, rules, start, clock, colour, rated=rated)
         if self.bot.user is not None and opponent.id == self.bot.user.id:
             computer: Any = self.bot.get_cog("Computer")
             if computer is not None:
