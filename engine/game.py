@@ -68,7 +68,9 @@ class Result:
         }[self.reason]
         if self.winner is None:
             return f"Draw {self.pink}–{self.blue} ({why})"
-        return f"{self.winner.label} wins {self.pink}–{self.blue} ({why})"
+        # The winner's score first, as results are said.
+        won, lost = self.score(self.winner), self.score(self.winner.opponent)
+        return f"{self.winner.label} wins {won}–{lost} ({why})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,7 +213,12 @@ class ConfirmButton(
             service = bot_of(interaction).service
             act = service.end if self.action == "end" else service.resign
             outcome = await act(game_id=self.game_id, user_id=interaction.user.id)
-            done = "You ended." if self.action == "end" else "You resigned."
+            if self.action == "resign":
+                done = "You resigned."
+            elif outcome.view.game.rules == "grounding":
+                done = "You stopped."
+            else:
+                done = "You ended."
             await interaction.response.edit_message(content=done, view=None, attachments=[])
             await announce(bot_of(interaction), outcome)
         except Exception as error:

@@ -213,7 +213,7 @@ async def test_playing_on_alone_is_one_post_listing_its_dots(world: World) -> No
     assert "may play on alone" not in in_thread[0].content  # no instructions for the computer
     last = in_thread[-1].content
     assert "Computer (easy) plays on alone: E4 (captures 1)." in last
-    assert "Computer (easy) ends" in last and "Blue wins 0–1" in last
+    assert "Computer (easy) ends" in last and "Blue wins 1–0" in last
     view = await world.service.game(1)
     assert view.status == "over" and [str(a) for a in view.game.actions][-2:] == [
         "Blue E4",

@@ -149,7 +149,7 @@ async def test_grounding_stop_shows_what_it_hands_over(tmp_path: Path) -> None:
     assert "5 of your dots are not grounded" in printed
     assert "Handed over: " in printed and "E6" in printed
     assert "you would lose" in printed
-    assert "Blue wins 0–5 (a stop)" in printed
+    assert "Blue wins 5–0 (a stop)" in printed
     pics = tmp_path / "pics"
     assert [p.name for p in pics.glob("*-stop-preview.png")] == ["dots-game-1-010-stop-preview.png"]
     crosses = (pics / "dots-game-1-010-stop-preview.png").read_bytes()
