@@ -15,7 +15,7 @@ from bot.games.models import (
     GameView,
 )
 from bot.storage.rows import ActionRow, ChallengeRow, GameRow
-from engine import Action, Game, Player, Point, Result
+from engine import Action, Game, Player, Point, Record, Result
 from engine.game import RULES
 from engine.point import MAX_SIZE, MIN_SIZE
 from engine.starts import START_NAMES, start_dots
@@ -45,8 +45,7 @@ def clock_seconds(clock: timedelta) -> int:
 
 
 def check_options(options: GameOptions) -> None:
-    """Refuse options out of range (the clock is checked by ``clock_seconds``); may take a
-    while for a four-crosses start on a new size (see ``start_problem``).
+    """Refuse options out of range (the clock is checked by ``clock_seconds``).
 
     Raises:
         OptionOutOfRange: with a message naming the option.
@@ -71,27 +70,12 @@ def check_options(options: GameOptions) -> None:
 
 @functools.lru_cache(maxsize=512)
 def start_problem(start: str, width: int, height: int) -> str:
-    """Why ``start`` cannot be set up on this board ("" if it can). Costs up to ~2 s for a
-    four-crosses board that is too small (the engine tries many draws): cached per size, and
-    the service calls it off the event loop."""
-    if start == "four-crosses" and not four_crosses_fit(width, height):
-        return f"four crosses do not fit on a {width}x{height} board: choose a bigger board"
+    """Why ``start`` cannot be set up on this board ("" if it can), as the engine says."""
     try:
         start_dots(start, width, height, seed=0)
     except ValueError as error:
         return str(error)
     return ""
-
-
-def four_crosses_fit(width: int, height: int) -> bool:
-    """Whether four cross centres fit in the central half with no two touching (rule 9.2).
-
-    Mirrors engine/starts.py: centres range over ``w//4+1 .. w-w//4-1`` (and so for rows) and
-    must be 3 apart in columns or rows; at most ceil(n/3) per axis fit such a grid.
-    """
-    columns = width - width // 4 - (width // 4 + 1)
-    rows = height - height // 4 - (height // 4 + 1)
-    return columns > 0 and rows > 0 and -(-columns // 3) * -(-rows // 3) >= 4
 
 
 def encode_start_dots(dots: tuple[tuple[Player, Point], ...]) -> str:
@@ -116,16 +100,15 @@ def to_action(row: ActionRow) -> Action:
 
 def rebuild(row: GameRow, actions: list[ActionRow]) -> Game:
     """The position of a stored game: its start, then its actions replayed (rule 10.1)."""
-    game = Game(
+    record = Record(
         row.width,
         row.height,
-        rules=row.rules,
-        start=row.start,
-        start_dots=decode_start_dots(row.start_dots),
+        row.rules,  # type: ignore[arg-type]
+        row.start,
+        decode_start_dots(row.start_dots),
+        tuple(to_action(action) for action in actions),
     )
-    for action in actions:
-        game.apply(to_action(action))
-    return game
+    return Game.replay(record)
 
 
 def stored_result(row: GameRow) -> Result | None:

@@ -28,9 +28,7 @@ from bot.games import (
     Refusal,
     TooLateToAbort,
 )
-from bot.games.convert import four_crosses_fit
 from engine import Player, Point
-from engine.starts import start_dots
 from tests.bot.service_fakes import (
     ALICE,
     BOB,
@@ -557,10 +555,3 @@ async def test_stats_of_a_newcomer(service: GameService) -> None:
     stats = await service.stats(guild_id=GUILD, user_id=ALICE)
     assert (stats.rating, stats.rd, stats.provisional) == (1500, 350, True)
     assert (stats.games, stats.rank, stats.running) == (0, None, 1)
-
-
-def testfour_crosses_fit_check_admits_only_boards_the_engine_can_set_up() -> None:
-    fitting = [(w, h) for w in range(5, 21) for h in range(5, 21) if four_crosses_fit(w, h)]
-    assert (20, 20) in fitting and (5, 5) not in fitting and len(fitting) < 16 * 16
-    for width, height in fitting:
-        assert len(start_dots("four-crosses", width, height, seed=width * height)) == 16
