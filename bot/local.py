@@ -10,13 +10,17 @@ prints a text board and writes the picture as a PNG whose path is printed.
 from __future__ import annotations
 
 import argparse
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot import text
+from bot.computer_turns import ComputerTurns
 from bot.games import (
     MAX_CLOCK,
+    ComputerMoved,
+    Event,
     GameOptions,
     GameService,
     GameView,
@@ -127,6 +131,8 @@ class LocalGame:
         self.pictures: list[Path] = []
         self.computer = computer_id(options.computer) if options.computer else None
         self.names = dict(NAMES)
+        self._turns: ComputerTurns | None = None
+        self._moved: asyncio.Queue[ComputerMoved] = asyncio.Queue()
 
     async def run(self) -> int:
         """Play until the game is over or the players leave; the exit status."""
@@ -150,6 +156,9 @@ class LocalGame:
             self.write("")
             self._saved()
             return 0
+        finally:
+            if self._turns is not None:
+                await self._turns.stop()
         await self._finish()
         return 0
 
@@ -159,18 +168,37 @@ class LocalGame:
             self.names[colour] = computer_name(user_id) if is_computer(user_id) else colour.label
 
     async def _computer_turn(self) -> None:
-        """Let the computer move (it may play on alone several times after the player ended)."""
+        """Show the computer's move, played by the service's ComputerTurns as soon as the
+        player's move was committed (it may play on alone several times after the player
+        ended)."""
         assert self.view is not None
+        game_id = self.view.game_id
+        if self._turns is None:
+            self._turns = ComputerTurns(self.service)
+            self.service.subscribe(self._computer_moved)
         computer = self.view.to_move_id
         assert computer is not None
         if self.options.computer == "hard":
             self.write(f"{computer_name(computer)} is thinking...")
-        outcome = await self.service.computer_move(game_id=self.view.game_id)
-        if outcome is None:
-            # Someone else (another process on the same file) changed the game: read it again.
-            self.view = await self.service.game(self.view.game_id)
-            return
-        await self._acted(outcome)
+        while True:
+            if self._moved.empty() and not self._turns.is_armed(game_id=game_id):
+                if not is_computer((await self.service.game(game_id)).to_move_id):
+                    # Someone else (another process on the same file) changed the game.
+                    self.view = await self.service.game(game_id)
+                    return
+                self._turns.arm(game_id)
+            try:
+                moved = await asyncio.wait_for(self._moved.get(), timeout=1.0)
+            except TimeoutError:
+                continue
+            if moved.outcome.view.game_id == game_id:
+                break
+        for outcome in moved.outcomes:
+            await self._acted(outcome)
+
+    def _computer_moved(self, event: Event) -> None:
+        if isinstance(event, ComputerMoved):
+            self._moved.put_nowait(event)
 
     def _is_mine(self, view: GameView) -> bool:
         """Whether a running local game is the kind asked for: against this computer level,

@@ -8,6 +8,8 @@ as its name ("Computer (hard)") and never mention it or send it a direct message
 The search (``ai.choose_from_record``) is CPU-bound pure Python: in a thread it would hold the
 GIL and stall the event loop for the whole think (up to ~2 s on hard; bench/think_lag.py
 measures it), so ``Thinker`` runs it in a one-worker process pool, started on first use.
+``bot.computer_turns.ComputerTurns`` decides when the computer moves and retries a failed
+search; its last resort is ``Thinker.choose(..., cheap=True)``, a short search in a thread.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ log = logging.getLogger(__name__)
 COMPUTER_IDS: dict[str, int] = {"easy": -1, "medium": -2, "hard": -3}
 LEVEL_OF: dict[int, str] = {user_id: level for level, user_id in COMPUTER_IDS.items()}
 DEFAULT_LEVEL = "medium"
+# The last-resort search (worker processes keep dying): a few playouts in a thread, which holds
+# the GIL for at most CHEAP_SECONDS.
+CHEAP_ITERATIONS = 30
+CHEAP_SECONDS = 0.2
 
 
 def computer_id(level: str) -> int:
@@ -104,12 +110,26 @@ class Thinker:
                 )
         return self._pool
 
-    async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
-        """The computer's decision for the player to move in ``record``'s game.
+    async def choose(
+        self, record: Record, level: str, seed: int, *, cheap: bool = False
+    ) -> ai.Decision:
+        """The computer's decision for the player to move in ``record``'s game; ``cheap``: a
+        short search in a thread instead of the pool (the last resort when the pool fails).
 
         Raises:
             GameOverError: the game is over.
+            BrokenProcessPool: the worker died again after being replaced.
         """
+        if cheap:
+            iterations = min(self.iterations or CHEAP_ITERATIONS, CHEAP_ITERATIONS)
+            return await asyncio.to_thread(
+                ai.choose_from_record,
+                record,
+                level,
+                seed,
+                iterations=iterations,
+                max_seconds=CHEAP_SECONDS,
+            )
         call = partial(ai.choose_from_record, record, level, seed, iterations=self.iterations)
         loop = asyncio.get_running_loop()
         try:

@@ -6,15 +6,11 @@ Every refusal must be private (flag 64) and leave the database exactly as it was
 from __future__ import annotations
 
 import copy
-import sqlite3
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.games import GameService
 from tests.bot.discord_inprocess import (
@@ -26,6 +22,7 @@ from tests.bot.discord_inprocess import (
     Channel,
     Harness,
     Member,
+    World,
     settle,
 )
 
@@ -34,45 +31,6 @@ BOB = Member(940_000_000_000_000_002, "bob")
 CAT = Member(940_000_000_000_000_003, "cat")
 ADA = Member(940_000_000_000_000_004, "ada", admin=True)
 ROBOT = Member(940_000_000_000_000_005, "robot", bot=True)
-
-
-class Clock:
-    """A settable clock for the service."""
-
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC).replace(microsecond=0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class World:
-    harness: Harness
-    service: GameService
-    clock: Clock
-    db: Path
-
-    def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
-        """Every row of every table: what "changing nothing" is checked against."""
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as con:
-            tables = [
-                r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            ]
-            return {t: sorted(map(tuple, con.execute(f"SELECT * FROM {t}"))) for t in tables}
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    clock = Clock()
-    db = tmp_path / "dots.sqlite3"
-    service = await GameService.open(db, now=clock)
-    harness = await Harness.start(service, monkeypatch)
-    try:
-        yield World(harness, service, clock, db)
-    finally:
-        await harness.close()
-        await service.close()
 
 
 def private_refusal(calls: list[Call], *words: str) -> Call:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 import ai
 from bot.games import COMPUTER_IDS, GameOptions, GameService, Reminder, Thinker
@@ -20,26 +18,13 @@ from tests.bot.discord_inprocess import (
     Call,
     Harness,
     Member,
+    World,
     settle,
 )
-from tests.bot.test_cogs import ANN, BOB, CAT, Clock, World, play, posted, refused, start_game
+from tests.bot.test_cogs import ANN, BOB, CAT, play, posted, refused, start_game
 
 EASY, MEDIUM = COMPUTER_IDS["easy"], COMPUTER_IDS["medium"]
 DOTS = Member(BOT_USER_ID, "dots", bot=True)
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    clock = Clock()
-    db = tmp_path / "dots.sqlite3"
-    service = await GameService.open(db, now=clock)
-    service.thinker = Thinker(processes=False, iterations=10)
-    harness = await Harness.start(service, monkeypatch)
-    try:
-        yield World(harness, service, clock, db)
-    finally:
-        await harness.close()
-        await service.close()
 
 
 def no_computer_mention_or_dm(calls: list[Call]) -> None:
@@ -193,7 +178,9 @@ class ScriptedThinker(Thinker):
         super().__init__(processes=False)
         self.decisions = list(decisions)
 
-    async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
+    async def choose(
+        self, record: Record, level: str, seed: int, *, cheap: bool = False
+    ) -> ai.Decision:
         decision = self.decisions.pop(0)
         if decision == "end":
             return ai.Decision("end")
@@ -227,9 +214,7 @@ async def test_the_computer_gets_no_reminder_ping_or_dm(world: World) -> None:
     view = await world.service.game(1)
     assert view.pink_id == EASY
     mark = len(h.rest.calls)
-    events = h.bot.get_cog("Events")
-    assert events is not None
     reminder = Reminder(view, EASY, view.deadline or view.started, timedelta(minutes=20))
-    await events.on_service_event(reminder)  # type: ignore[attr-defined]
+    await world.service.publish(reminder)  # as the clocks do: through bot.dispatch
     await settle()
     assert h.rest.since(mark) == []

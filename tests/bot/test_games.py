@@ -36,10 +36,8 @@ from tests.bot.service_fakes import (
     CHANNEL,
     GUILD,
     FakeTime,
-    clock_fixture,  # noqa: F401 (a fixture)
     new_game,
     open_service,
-    service_fixture,  # noqa: F401 (a fixture)
 )
 
 # Pink surrounds Blue's E5: D5, F5, E6, E4 (Blue plays on the edge meanwhile).
