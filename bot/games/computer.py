@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -130,14 +131,17 @@ class Thinker:
                 iterations=iterations,
                 max_seconds=CHEAP_SECONDS,
             )
-        call = partial(ai.choose_from_record, record, level, seed, iterations=self.iterations)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), call)
+            return await loop.run_in_executor(self._executor(), self._search(record, level, seed))
         except BrokenProcessPool:
             log.warning("the computer's worker process died; starting a new one")
             self.close()
-            return await loop.run_in_executor(self._executor(), call)
+            return await loop.run_in_executor(self._executor(), self._search(record, level, seed))
+
+    def _search(self, record: Record, level: str, seed: int) -> Callable[[], ai.Decision]:
+        """The picklable call a worker runs for one search."""
+        return partial(ai.choose_from_record, record, level, seed, iterations=self.iterations)
 
     def close(self) -> None:
         """Stop the worker (a search under way is abandoned)."""

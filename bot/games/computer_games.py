@@ -13,8 +13,10 @@ task that plays the turn and publishes ``ComputerMoved``. No adapter has to ask 
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.games import convert
@@ -73,6 +75,11 @@ class ComputerCases(ChallengeCases, PlayCases):
     async def _commit(self, live: Live, action: Action, placement: Placement | None) -> MoveOutcome:
         outcome = await super()._commit(live, action, placement)
         if not outcome.is_over and is_computer(outcome.next_user_id):
+            # The computer moves in the cached game at once, maybe before the adapter has
+            # shown this action: give the caller a copy of the position as it is now (about
+            # a millisecond on a large board, once per move of a game against the computer).
+            frozen = replace(outcome.view, game=copy.deepcopy(live.game))
+            outcome = replace(outcome, view=frozen)
             self._computer_to_play(live.row.game_id)
         return outcome
 

@@ -219,6 +219,13 @@ class FakeRest:
                 "last_message_id": None,
             }
         if parts[0] == "channels" and parts[-1] == "threads":
+            if int(parts[1]) in self.threads:
+                # As Discord: no thread inside a thread (50024, wrong channel type).
+                response = SimpleNamespace(status=400, reason="Bad Request")
+                raise discord.HTTPException(
+                    response,
+                    {"code": 50024, "message": "Cannot execute action on this channel type"},
+                )
             thread_id = snowflake()
             self.threads[thread_id] = body.get("name", "thread")
             return {

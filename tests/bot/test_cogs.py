@@ -167,6 +167,29 @@ async def test_accept_opens_a_thread_with_the_first_picture_and_pings_pink(world
     assert view.message_id is not None
 
 
+async def test_issue10_item4_a_game_started_in_a_game_thread_gets_its_own_thread(
+    world: World,
+) -> None:
+    """Discord refuses a thread inside a thread: the new game's thread is made in the parent
+    channel, and /move there plays the new game, not the first."""
+    h = world.harness
+    first_id, first_thread = await start_game(world)
+    calls = await h.slash(ANN, "challenge", channel_id=first_thread, opponent=CAT, colour="pink")
+    assert [c for c in calls if c.kind == 4 and not c.is_ephemeral]
+    message = h.last_message_with("dots:challenge:accept")
+    assert int(message["channel_id"]) == first_thread
+    calls = await h.click(CAT, message, custom_id(message, "dots:challenge:accept"))
+    second = await world.service.game(first_id + 1)
+    assert second.thread_id is not None and second.thread_id != first_thread
+    assert h.threads()[second.thread_id].startswith(f"Dots #{second.game_id}:")
+    starter = next(c for c in posted(calls) if c.path == f"/channels/{CHANNEL_ID}/messages")
+    assert f"Game #{second.game_id}" in starter.content
+    assert posted(calls)[-1].path == f"/channels/{second.thread_id}/messages"
+    await play(world, second.thread_id, (ANN, "C3"))
+    assert len((await world.service.game(second.game_id)).game.actions) == 1
+    assert len((await world.service.game(first_id)).game.actions) == 0
+
+
 async def test_accept_where_threads_are_forbidden_plays_in_the_channel(world: World) -> None:
     world.harness.rest.forbid.add("/threads")
     message = await challenge(world)
