@@ -400,7 +400,7 @@ async def test_running_games_and_queries_of_finished_games(service: GameService)
 async def test_refusals_share_one_base_with_a_message() -> None:
     for cls in (NoSuchGame, NotYourTurn, IllegalMove, ChallengeExists, TooLateToAbort):
         assert issubclass(cls, Refusal)
-        assert cls("why").message == "why"
+        assert str(cls("why")) == "why"
 
 
 # -- concurrency, restart, failures -----------------------------------------------------------
