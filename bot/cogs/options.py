@@ -1,5 +1,7 @@
 """The options of a new game as slash-command choices, and their conversion to GameOptions.
 
+The choices derive from the engine's option enums (``engine.options``): one source per fact.
+
 Shared by /challenge, /play-computer and /dots-admin (the clock).
 """
 
@@ -12,30 +14,27 @@ from discord import app_commands
 
 from bot import text
 from bot.games import MAX_CLOCK, MIN_CLOCK, GameOptions, Refusal
-from engine import NAMED_SIZES, parse_size
+from engine import NAMED_SIZES, Colour, Level, Rules, Start, parse_size
 
 SIZE_CHOICES = [app_commands.Choice(name=name, value=name) for name in NAMED_SIZES]
 RULES_CHOICES = [
-    app_commands.Choice(name="standard: end and let the other play on", value="standard"),
-    app_commands.Choice(name="grounding: a stop hands over ungrounded dots", value="grounding"),
+    app_commands.Choice(name=f"{rules}: {rules.description}", value=rules.value) for rules in Rules
 ]
-START_CHOICES = [
-    app_commands.Choice(name=name, value=name)
-    for name in ("empty", "cross", "double-cross", "triple-cross", "four-crosses")
-]
+START_CHOICES = [app_commands.Choice(name=start.value, value=start.value) for start in Start]
 CLOCK_CHOICES = [
     app_commands.Choice(name=name, value=int(clock.total_seconds()))
     for name, clock in text.CLOCK_CHOICES.items()
 ]
+# Random first (the default), then the colours as a player reads them, e.g. "pink (moves first)".
 COLOUR_CHOICES = [
-    app_commands.Choice(name="random", value="random"),
-    app_commands.Choice(name="pink (moves first)", value="pink"),
-    app_commands.Choice(name="blue", value="blue"),
+    app_commands.Choice(
+        name=colour.value if colour is Colour.RANDOM else colour.description.lower(),
+        value=colour.value,
+    )
+    for colour in sorted(Colour, key=lambda colour: colour is not Colour.RANDOM)
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="easy: takes what it is given", value="easy"),
-    app_commands.Choice(name="medium: sees your threats coming", value="medium"),
-    app_commands.Choice(name="hard: thinks longer (up to 2 s a move)", value="hard"),
+    app_commands.Choice(name=f"{level}: {level.description}", value=level.value) for level in Level
 ]
 
 # The options of a new game, shared by /challenge and /play-computer.

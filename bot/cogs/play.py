@@ -30,6 +30,7 @@ from bot.cogs.options import OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
 from bot.cogs.starts import start_against_computer
 from bot.games import Challenge, Refusal
 from bot.games.computer import DEFAULT_LEVEL
+from engine import Colour
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +213,6 @@ class Play(commands.Cog):
 def challenge_text(challenge: Challenge, clock: str) -> str:
     """The public text of a challenge."""
     options = challenge.options
-    colour = {"pink": "Pink (moves first)", "blue": "Blue", "random": "a random colour"}
     settings = text.describe_options(
         width=options.width,
         height=options.height,
@@ -223,6 +223,6 @@ def challenge_text(challenge: Challenge, clock: str) -> str:
     ).replace("server's default clock", f"{clock} a move")
     return (
         f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to Dots "
-        f"({settings}; the challenger plays {colour[options.colour]}). "
+        f"({settings}; the challenger plays {Colour(options.colour).description}). "
         f"The challenge expires in 10 minutes."
     )

@@ -23,13 +23,14 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
 import ai
-from engine import Record
+from engine import Level, Record
 
 log = logging.getLogger(__name__)
 
-COMPUTER_IDS: dict[str, int] = {"easy": -1, "medium": -2, "hard": -3}
+# One pseudo user per level of the engine's ``Level``; these ids are stored in game rows.
+COMPUTER_IDS: dict[str, int] = {Level.EASY: -1, Level.MEDIUM: -2, Level.HARD: -3}
 LEVEL_OF: dict[int, str] = {user_id: level for level, user_id in COMPUTER_IDS.items()}
-DEFAULT_LEVEL = "medium"
+DEFAULT_LEVEL = Level.MEDIUM
 # The last-resort search (worker processes keep dying): a few playouts in a thread, which holds
 # the GIL for at most CHEAP_SECONDS.
 CHEAP_ITERATIONS = 30
