@@ -50,17 +50,21 @@ class ComputerTurns:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         # Games asked for again while their task was still publishing: run once more after it.
         self._again: set[int] = set()
+        self._stopped = False
         service.watch_turns(self.arm)
 
     async def start(self) -> int:
         """Arm every running game in which the computer is to move; how many."""
+        self._stopped = False
         waiting = await self.service.computer_turns()
         for game_id in waiting:
             self.arm(game_id)
         return len(waiting)
 
     async def stop(self) -> None:
-        """Cancel every turn under way (a game waiting for the computer is re-armed at start)."""
+        """Cancel every turn under way and arm no more (a game waiting for the computer is
+        re-armed at the next start)."""
+        self._stopped = True
         tasks = list(self._tasks.values())
         self._tasks.clear()
         self._again.clear()
@@ -69,7 +73,9 @@ class ComputerTurns:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def arm(self, game_id: int) -> None:
-        """Play the computer's turn in this game (in the background)."""
+        """Play the computer's turn in this game (in the background); nothing once stopped."""
+        if self._stopped:
+            return
         task = self._tasks.get(game_id)
         if task is not None:
             # The task asking is the one playing on alone: its loop goes on by itself.

@@ -6,6 +6,7 @@ Every refusal must be private (flag 64) and leave the database exactly as it was
 from __future__ import annotations
 
 import copy
+import logging
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -315,6 +316,25 @@ async def test_autocomplete_suggests_free_points_near_the_last_moves(world: Worl
     typed = await world.harness.autocomplete(ANN, "move", "point", channel_id=thread, point="e")
     assert typed and all(c.startswith("E") for c in typed) and "E5" not in typed
     assert await world.harness.autocomplete(CAT, "move", "point", point="") == []
+
+
+async def test_an_autocomplete_that_fails_unexpectedly_is_logged_not_swallowed(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(**kwargs: Any) -> list[Any]:
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(world.service, "running_games", broken)
+    for option in ("point", "game"):
+        caplog.clear()
+        h = world.harness
+        data = h._command_data(
+            "move", {"point": "", option: "1" if option == "game" else ""}, [], option
+        )
+        calls = await h.dispatch(h._base(4, ANN, CHANNEL_ID, data))
+        assert [r for r in caplog.records if r.levelno == logging.ERROR], option
+        assert "the database is gone" in caplog.text
+        assert all("Traceback" not in c.content for c in calls)
 
 
 # -- end, resign, board ---------------------------------------------------------------------

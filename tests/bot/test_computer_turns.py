@@ -292,3 +292,42 @@ async def test_a_move_while_the_computer_is_publishing_gets_its_answer(
         assert len((await service.game(view.game_id)).game.actions) == 4
     finally:
         await turns.stop()
+
+
+async def test_once_stopped_it_arms_nothing_and_a_new_one_takes_over(service: GameService) -> None:
+    """A bot that closed leaves its turns on the service: they must not play any more."""
+    old = ComputerTurns(service)
+    await old.stop()
+    view = await start(service)
+    await service.place(game_id=view.game_id, user_id=ALICE, point="E5")
+    assert old.armed == 0
+    await asyncio.sleep(0.05)
+    assert len((await service.game(view.game_id)).game.actions) == 1
+    new = ComputerTurns(service)
+    try:
+        assert await new.start() == 1
+        await settled(new)
+        assert len((await service.game(view.game_id)).game.actions) == 2
+        assert old.armed == 0
+    finally:
+        await new.stop()
+
+
+async def test_the_players_outcome_keeps_the_position_the_player_made(
+    service: GameService,
+) -> None:
+    """The computer moves at once in the cached game: the player's outcome (which the adapter
+    draws, maybe later) is a copy of the position after the player's move."""
+    turns = ComputerTurns(service)
+    try:
+        view = await start(service)
+        outcome = await service.place(game_id=view.game_id, user_id=ALICE, point="E5")
+        await settled(turns)
+        assert len((await service.game(view.game_id)).game.actions) == 2
+        assert [a.point for a in outcome.view.game.actions] == [Point.parse("E5")]
+        assert outcome.view.game.to_move is Player.BLUE
+        assert outcome.view.game.board.is_free(
+            (await service.game(view.game_id)).game.actions[1].point  # type: ignore[arg-type]
+        )
+    finally:
+        await turns.stop()
