@@ -307,3 +307,15 @@ class FailingThinker(ScriptedThinker):
             self.failures -= 1
             raise BrokenProcessPool("A child process terminated abruptly")
         return await super().choose(record, level, seed, cheap=cheap)
+
+
+async def test_issue10_item4_play_computer_in_a_game_thread_gets_a_thread_of_its_own(
+    world: World,
+) -> None:
+    h = world.harness
+    first_id, first_thread = await start_game(world)
+    calls = await h.slash(ANN, "play-computer", channel_id=first_thread, level="easy")
+    second = await world.service.game(first_id + 1)
+    assert second.thread_id is not None and second.thread_id != first_thread
+    assert any(c.path == f"/channels/{CHANNEL_ID}/messages" for c in posted(calls))
+    assert posted(calls)[-1].path == f"/channels/{second.thread_id}/messages"
