@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play in this terminal, two at one keyboard or against the computer (no Discord)",
     )
     add_arguments(local)
+    local.set_defaults(usage_error=local.error)  # errors in its options show its own usage
     return parser
 
 
@@ -52,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             options = options_from(args, database=str(settings.database))
         except ValueError as error:
-            parser.error(str(error))
+            args.usage_error(str(error))
         return run_local(options)
     if not settings.token:
         return no_token(settings)
