@@ -63,6 +63,8 @@ class World:
         self.webhook_token_lifetime = 15 * 60.0
         # The largest upload (each file, and all of a request's together): 413 / 40005 above it.
         self.upload_limit = 10 * 1024 * 1024
+        # The gateway closes with 4004 at IDENTIFY though REST took the token (it was reset).
+        self.gateway_refuses_token = False
         self._awaiting_file: dict[int, list[InteractionHandle]] = {}
         self.port = 0
         self._changed: asyncio.Condition | None = None
