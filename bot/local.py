@@ -5,19 +5,27 @@ The two local players are fixed pseudo users (ids 1 and 2) in a pseudo server (i
 ids are snowflakes far above these, so local games never mix with a server's games or ratings.
 Against the computer the player is user 1 and the computer its negative pseudo id. Each action
 prints a text board and writes the picture as a PNG whose path is printed.
+
+Options left out on the command line are None in ``LocalOptions``: they do not restrict which
+saved game is offered, and a new game takes the defaults.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType, TracebackType
 
 from bot import text
 from bot.computer_turns import ComputerTurns
 from bot.games import (
+    COMPUTER_IDS,
     MAX_CLOCK,
     ComputerMoved,
     Event,
@@ -27,11 +35,12 @@ from bot.games import (
     MoveOutcome,
     Refusal,
     computer_id,
+    computer_level,
     computer_name,
     is_computer,
 )
 from bot.pictures import game_gif, game_png
-from engine import Player, Point, parse_size, sgf
+from engine import Colour, OptionError, Player, Point, Rules, Start, check_options, parse_size, sgf
 
 LOCAL_GUILD_ID = 1
 LOCAL_CHANNEL_ID = 1
@@ -47,7 +56,10 @@ Commands (the player to move types them):
   board           show the board again
   undo            against the computer: take back your last move and its reply
   help            this list
-  quit            leave; the game is saved and `dots-bot local` offers to continue it"""
+  quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `dots-bot local`
+                  offers to continue it"""
+
+DEFAULT_SIZE = (10, 10)
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -55,28 +67,72 @@ Write = Callable[[str], None]
 
 @dataclass(frozen=True, slots=True)
 class LocalOptions:
-    """What `dots-bot local` was asked for."""
+    """What `dots-bot local` was asked for; None where an option was not given."""
 
-    width: int = 10
-    height: int = 10
-    rules: str = "standard"
-    start: str = "empty"
+    size: tuple[int, int] | None = None
+    rules: str | None = None
+    start: str | None = None
     database: str = "dots.sqlite3"
     out: Path = Path("dots-pictures")
     new: bool = False
     computer: str | None = None
-    colour: str = "pink"
+    colour: str | None = None
+
+    @property
+    def width(self) -> int:
+        """The width of a new game."""
+        return (self.size or DEFAULT_SIZE)[0]
+
+    @property
+    def height(self) -> int:
+        """The height of a new game."""
+        return (self.size or DEFAULT_SIZE)[1]
+
+    def conflicts(self, view: GameView) -> list[str]:
+        """What about a saved local game contradicts the options given (empty: it fits)."""
+        game = view.game
+        found = []
+        if self.size is not None and self.size != (game.width, game.height):
+            found.append(f"--size {self.size[0]}x{self.size[1]}")
+        if self.rules is not None and self.rules != game.rules:
+            found.append(f"--rules {self.rules}")
+        if self.start is not None and self.start != game.start:
+            found.append(f"--start {self.start}")
+        opponent = view.blue_id if view.pink_id == PINK_USER_ID else view.pink_id
+        if self.computer is not None and opponent != computer_id(self.computer):
+            found.append(f"--computer {self.computer}")
+        you = view.player_of(PINK_USER_ID)
+        colour = None if you is None else you.name.lower()
+        if is_computer(opponent) and self.colour in ("pink", "blue") and colour != self.colour:
+            found.append(f"--colour {self.colour}")
+        return found
+
+
+def size_argument(value: str) -> tuple[int, int]:
+    """``--size``: a board size such as 20x20 (argparse reports a bad one as a usage error)."""
+    try:
+        return parse_size(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `dots-bot local`."""
-    parser.add_argument("--size", default="10x10", help="board size, e.g. 10x10, 20x20, 39x32")
-    parser.add_argument("--rules", default="standard", choices=["standard", "grounding"])
+    """The options of `dots-bot local`; one left out takes its default for a new game and does
+    not restrict which saved game is offered."""
+    parser.add_argument(
+        "--size", type=size_argument, default=None, help="board size, e.g. 10x10 (default), 39x32"
+    )
+    parser.add_argument(
+        "--rules",
+        default=None,
+        choices=[str(rules) for rules in Rules],
+        help="rule set (default: standard)",
+    )
     parser.add_argument(
         "--start",
-        default="empty",
-        choices=["empty", "cross", "double-cross", "triple-cross", "four-crosses"],
-        help="starting position",
+        default=None,
+        choices=[str(start) for start in Start],
+        help="starting position (default: empty)",
     )
     parser.add_argument("--db", default=None, help="SQLite file (default: DOTS_DATABASE)")
     parser.add_argument("--out", default="dots-pictures", help="folder for the PNG pictures")
@@ -85,14 +141,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--computer",
-        choices=["easy", "medium", "hard"],
+        choices=tuple(COMPUTER_IDS),
         default=None,
         help="play against the computer at this level (unrated) instead of two at one keyboard",
     )
     parser.add_argument(
         "--colour",
-        choices=["pink", "blue", "random"],
-        default="pink",
+        choices=[str(colour) for colour in Colour],
+        default=None,
         help="your colour against the computer (Pink moves first; default pink)",
     )
 
@@ -101,12 +157,19 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
     """LocalOptions from parsed arguments.
 
     Raises:
-        ValueError: a size that is not like 10x10 or out of range.
+        ValueError: a start that does not fit on the board (the engine's reason).
     """
-    width, height = parse_size(args.size)
+    size = args.size if isinstance(args.size, tuple) else None
+    if isinstance(args.size, str):  # a size given as text by a caller that skipped argparse
+        size = parse_size(args.size)
+    if args.start is not None:
+        width, height = size or DEFAULT_SIZE
+        try:
+            check_options(width, height, args.rules or Rules.STANDARD, args.start)
+        except OptionError as error:
+            raise ValueError(f"--start {args.start}: {error}") from None
     return LocalOptions(
-        width=width,
-        height=height,
+        size=size,
         rules=args.rules,
         start=args.start,
         database=args.db or database,
@@ -126,7 +189,7 @@ class LocalGame:
         self.service = service
         self.options = options
         self.read = read
-        self.write = write
+        self.write: Write = lambda message: write(text.plain(message))  # no Discord markdown
         self.view: GameView | None = None
         self.pictures: list[Path] = []
         self.computer = computer_id(options.computer) if options.computer else None
@@ -200,40 +263,82 @@ class LocalGame:
         if isinstance(event, ComputerMoved):
             self._moved.put_nowait(event)
 
-    def _is_mine(self, view: GameView) -> bool:
-        """Whether a running local game is the kind asked for: against this computer level,
-        or two at one keyboard."""
-        players = {view.pink_id, view.blue_id}
-        if self.computer is not None:
-            return players == {PINK_USER_ID, self.computer}
-        return players == {PINK_USER_ID, BLUE_USER_ID}
+    def _opponent(self, view: GameView) -> str:
+        """Who plays whom, for a description: the computer's level and your colour, or two
+        players at one keyboard."""
+        you = view.player_of(PINK_USER_ID)
+        opponent = view.blue_id if you is Player.PINK else view.pink_id
+        if is_computer(opponent) and you is not None:
+            return f"you ({you.label}) against {computer_name(opponent)}"
+        return "two players at one keyboard"
+
+    def describe(self, view: GameView, *, moves: bool = True) -> str:
+        """A local game in one line: size, rules, start, opponent (and the moves so far)."""
+        return text.describe_local_game(view.game, opponent=self._opponent(view), moves=moves)
+
+    async def _saved_games(self) -> list[GameView]:
+        """The running local games, oldest first: two at one keyboard or against the computer."""
+        local = {BLUE_USER_ID, *COMPUTER_IDS.values()}
+        return [
+            view
+            for view in await self.service.running_games(
+                user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID
+            )
+            if {view.pink_id, view.blue_id} - {PINK_USER_ID} <= local
+        ]
+
+    async def _continue(self) -> GameView | None:
+        """Offer the saved games that fit the options given; the one chosen, or None."""
+        saved = await self._saved_games()
+        fitting = [view for view in saved if not self.options.conflicts(view)]
+        for view in saved:
+            conflicts = self.options.conflicts(view)
+            if conflicts:
+                self.write(
+                    f"Saved local game #{view.game_id} ({self.describe(view)}) is not offered: "
+                    f"you asked for {' '.join(conflicts)}. `dots-bot local` with no options "
+                    "offers to continue it."
+                )
+        if not fitting:
+            return None
+        if len(fitting) == 1:
+            view = fitting[0]
+            question = f"Continue local game #{view.game_id} ({self.describe(view)})? [Y/n] "
+            return view if self._yes(question, default=True) else None
+        self.write("Saved local games:")
+        for view in fitting:
+            self.write(f"  #{view.game_id}: {self.describe(view)}")
+        by_number = {str(view.game_id): view for view in fitting}
+        latest = fitting[-1]
+        question = f"Continue which? Its number (Enter: #{latest.game_id}; n: a new game): "
+        while True:
+            answer = self.read(question).strip().lower().lstrip("#")
+            if not answer:
+                return latest
+            if answer in ("n", "no", "new"):
+                return None
+            if answer in by_number:
+                return by_number[answer]
+            self.write(f"Sorry: `{answer}` is not one of these games; type its number or n.")
 
     async def _choose_game(self) -> GameView | None:
         service = self.service
         if not self.options.new:
-            running = [
-                view
-                for view in await service.running_games(
-                    user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID
-                )
-                if self._is_mine(view)
-            ]
-            if running:
-                view = running[-1]
-                game = view.game
-                question = (
-                    f"Continue local game #{view.game_id} ({game.width}×{game.height}, "
-                    f"{game.rules} rules, {len(game.actions)} moves so far)? [Y/n] "
-                )
-                if self._yes(question, default=True):
-                    return view
+            view = await self._continue()
+            if view is not None:
+                opponent = view.blue_id if view.pink_id == PINK_USER_ID else view.pink_id
+                if is_computer(opponent):
+                    level = computer_level(opponent)
+                    self.options = dataclasses.replace(self.options, computer=level)
+                    self.computer = opponent
+                return view
         options = GameOptions(
             width=self.options.width,
             height=self.options.height,
-            rules=self.options.rules,
-            start=self.options.start,
+            rules=self.options.rules or "standard",
+            start=self.options.start or "empty",
             clock=MAX_CLOCK,  # nobody times out at a shared keyboard
-            colour=self.options.colour if self.computer else "pink",  # type: ignore[arg-type]
+            colour=(self.options.colour or "pink") if self.computer else "pink",  # type: ignore[arg-type]
             rated=False,
         )
         if self.options.computer is not None:
@@ -257,17 +362,7 @@ class LocalGame:
                 blue_id=BLUE_USER_ID,
                 options=options,
             )
-        self.write(
-            f"New local game #{view.game_id}: "
-            + text.describe_options(
-                width=view.game.width,
-                height=view.game.height,
-                rules=view.game.rules,
-                start=view.game.start,
-                clock=None,
-                rated=False,
-            ).replace("server's default clock, ", "")
-        )
+        self.write(f"New local game #{view.game_id}: {self.describe(view, moves=False)}.")
         return view
 
     async def _command(self, line: str) -> bool:
@@ -336,7 +431,8 @@ class LocalGame:
 
     def _show(self, view: GameView, headline: str) -> None:
         game = view.game
-        self.write(text.board_text(game.board))
+        self.write(text.board_text(game.board, last=text.last_dot(game)))
+        self.write(text.BOARD_LEGEND)
         if headline:
             self.write(headline)
         self.write(text.scores_line(game) + ". " + text.turn_line(game, self.names))
@@ -382,8 +478,61 @@ class LocalGame:
     def _saved(self) -> None:
         if self.view is not None and self.view.is_running:
             self.write(
-                f"Game #{self.view.game_id} is saved; `dots-bot local` offers to continue it."
+                f"Game #{self.view.game_id} ({self.describe(self.view)}) is saved; "
+                "`dots-bot local` offers to continue it."
             )
+
+
+class Interrupts:
+    """Ctrl-C in the terminal: one press leaves and saves the game, like Ctrl-D and `quit`.
+
+    asyncio.run's own handler only cancels the main task, which a blocking ``input()`` does
+    not notice: the first press seemed to do nothing and the second raised inside the
+    database code. Instead, while a line is being read, Ctrl-C raises KeyboardInterrupt in
+    ``input()`` at once; while the service works (a move being stored, the computer thinking)
+    it is remembered and raised by the next read, so no action is cut in half.
+    """
+
+    def __init__(self, read: Read, write: Write) -> None:
+        self._read = read
+        self._write = write
+        self._reading = False
+        self._pending = False
+        self._previous: Callable[[int, FrameType | None], object] | int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __enter__(self) -> Interrupts:
+        if threading.current_thread() is threading.main_thread():  # signals reach only it
+            self._loop = asyncio.get_running_loop()
+            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._loop is not None:
+            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+
+    def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        if self._reading:
+            raise KeyboardInterrupt
+        if not self._pending and self._loop is not None:
+            self._pending = True
+            # Printing from a signal handler could re-enter a print under way: let the loop do it.
+            self._loop.call_soon_threadsafe(self._write, "\nCtrl-C: leaving after this move.")
+
+    def read(self, prompt: str) -> str:
+        """Read a line; KeyboardInterrupt if Ctrl-C was pressed before or while waiting."""
+        self._reading = True
+        try:
+            if self._pending:
+                raise KeyboardInterrupt
+            return self._read(prompt)
+        finally:
+            self._reading = False
 
 
 async def play_local(
@@ -393,12 +542,17 @@ async def play_local(
     read: Read = input,
     write: Write = print,
 ) -> int:
-    """Run a terminal game; opens (and closes) the database unless a service is given."""
-    own = service is None
-    if service is None:
-        service = await GameService.open(options.database)
-    try:
-        return await LocalGame(service, options, read=read, write=write).run()
-    finally:
-        if own:
-            await service.close()
+    """Run a terminal game; opens (and closes) the database unless a service is given.
+
+    Ctrl-C leaves like `quit` (see ``Interrupts``).
+    """
+    with Interrupts(read, write) as interrupts:
+        own = service is None
+        if service is None:
+            service = await GameService.open(options.database)
+        try:
+            game = LocalGame(service, options, read=interrupts.read, write=write)
+            return await game.run()
+        finally:
+            if own:
+                await service.close()

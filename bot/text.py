@@ -1,18 +1,49 @@
 """Message wording shared by the Discord adapter and the terminal: no Discord imports here.
 
 Names are passed in as a mapping from colour to how to show the player (a mention on
-Discord, "Pink"/"Blue" in the terminal), so the same sentences serve both.
+Discord, "Pink"/"Blue" in the terminal), so the same sentences serve both. Sentences are
+written with Discord's markdown (``**bold**``); the terminal passes everything it prints
+through ``plain``. Every count goes through ``plural``, the one place that knows plural forms.
 """
 
 from __future__ import annotations
 
+import gettext
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.games.computer import COMPUTER_NAMES
-from engine import Board, Game, Placement, Player, Result, StopPreview, column_name
+from engine import Board, Game, Placement, Player, Point, Result, StopPreview, column_name
 
 Names = Mapping[Player, str]
+
+# The catalogue of the words. NullTranslations speaks English (one form for 1, another for the
+# rest); a gettext catalogue with the plural forms of another language replaces it later.
+TRANSLATIONS: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """``one`` or ``many`` as the catalogue chooses for ``n`` (gettext's ``ngettext``), with
+    ``{n}`` filled in: ``plural(1, "{n} dot", "{n} dots") == "1 dot"``."""
+    return TRANSLATIONS.ngettext(one, many, n).format(n=n)
+
+
+# Discord's emphasis markup: **bold**, *italic*, ~~strike~~, ||spoiler||. Code spans (`undo`)
+# stay: in a terminal they still read as "type this". Underscores stay too (__underline__ is
+# never written here, and file names such as __pycache__ must survive).
+_EMPHASIS = re.compile(
+    r"\*\*(?=\S)(.+?)(?<=\S)\*\*"
+    r"|~~(?=\S)(.+?)(?<=\S)~~"
+    r"|\|\|(?=\S)(.+?)(?<=\S)\|\|"
+    r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])"
+)
+
+
+def plain(message: str) -> str:
+    """``message`` without Discord's emphasis markup, for a terminal."""
+    return _EMPHASIS.sub(lambda match: next(g for g in match.groups() if g is not None), message)
+
 
 RULES_SUMMARY = (
     "**Dots** is played on the points of a grid. Pink moves first; each turn you place one dot.\n"
@@ -72,7 +103,7 @@ def format_duration(duration: timedelta) -> str:
     if hours < 24:
         return f"{hours} h" + (f" {minutes} min" if minutes else "")
     days, hours = divmod(hours, 24)
-    return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+    return plural(days, "{n} day", "{n} days") + (f" {hours} h" if hours else "")
 
 
 def time_left(deadline: datetime | None, now: datetime) -> str:
@@ -150,12 +181,15 @@ def action_line(game: Game, names: Names) -> str:
         return f"{who} resigns."
     if action.kind == "time":
         if game.rules == "grounding":
-            return (
-                f"{who} ran out of time: that is a stop ({len(game.handed_over)} dots handed over)."
-            )
+            handed = plural(len(game.handed_over), "{n} dot handed over", "{n} dots handed over")
+            return f"{who} ran out of time: that is a stop ({handed})."
         return f"{who} ran out of time and has ended."
     if game.rules == "grounding":
-        return f"{who} stops: {len(game.handed_over)} dots that are not grounded are handed over."
+        return f"{who} stops: " + plural(
+            len(game.handed_over),
+            "{n} dot that is not grounded is handed over.",
+            "{n} dots that are not grounded are handed over.",
+        )
     return f"{who} ends and makes no more moves."
 
 
@@ -183,12 +217,12 @@ def end_confirmation(game: Game, player: Player, preview: StopPreview | None = N
     preview = preview or game.stop_preview(player)
     if not preview.allowed:
         return f"You cannot stop yet: {preview.reason}."
-    count = len(preview.dots)
-    text = (
-        f"Stop? The game is over at once. {count} of your dots are not grounded "
-        f"and would be handed over (marked with crosses). "
-        f"Score after the stop: Pink {preview.pink} · Blue {preview.blue}."
+    text = "Stop? The game is over at once. " + plural(
+        len(preview.dots),
+        "{n} of your dots is not grounded and would be handed over (marked with a cross). ",
+        "{n} of your dots are not grounded and would be handed over (marked with crosses). ",
     )
+    text += f"Score after the stop: Pink {preview.pink} · Blue {preview.blue}."
     if preview.loses:
         text += " **Warning: you would lose the game.**"
     return text
@@ -206,11 +240,18 @@ def rating_lines(
     return lines
 
 
-def board_text(board: Board) -> str:
+BOARD_LEGEND = (
+    "P/B: Pink's/Blue's dots · p/b: captured · +/-: inside a Pink/Blue base · .: free · "
+    "[ ]: last dot"
+)
+
+
+def board_text(board: Board, *, last: Point | None = None) -> str:
     """The board as text with column letters and row numbers (row 1 at the bottom).
 
     ``P``/``B`` live dots, ``p``/``b`` captured ones, ``+``/``-`` empty points inside a Pink or
-    Blue base, ``.`` free points.
+    Blue base, ``.`` free points (``BOARD_LEGEND`` says so for players); the dot at ``last`` is
+    shown in brackets, ``[P]``.
     """
     rows = board.picture().splitlines()
     width = max(len(column_name(x)) for x in range(board.width)) + 1
@@ -218,10 +259,38 @@ def board_text(board: Board) -> str:
     header = " " * number_width + "".join(column_name(x).rjust(width) for x in range(board.width))
     lines = [header]
     for index, row in enumerate(rows):
-        cells = "".join(cell.rjust(width) for cell in row.split())
-        lines.append(f"{board.height - index:>{number_width}}{cells}")
+        y = board.height - 1 - index
+        cells = [cell.rjust(width) for cell in row.split()]
+        if last is not None and last.y == y:
+            # Each cell has at least one space before it: the brackets take the space before the
+            # marked cell and the one before the next cell, so every column stays in place.
+            x = last.x
+            cells[x] = cells[x][:-2] + "[" + cells[x][-1]
+            if x + 1 < len(cells):
+                cells[x + 1] = "]" + cells[x + 1][1:]
+            else:
+                cells[x] += "]"
+        lines.append(f"{y + 1:>{number_width}}{''.join(cells)}")
     lines.append(header)
     return "\n".join(lines)
+
+
+def last_dot(game: Game) -> Point | None:
+    """The point of the last dot placed (by either player), None before the first."""
+    for action in reversed(game.actions):
+        if action.kind == "dot" and action.point is not None:
+            return action.point
+    return None
+
+
+def describe_local_game(game: Game, *, opponent: str, moves: bool = True) -> str:
+    """A terminal game in one line: ``"5×5, grounding rules, start: cross, you (Blue) against
+    Computer (easy), 1 move so far"``; ``opponent`` is how to name who plays against whom."""
+    parts = [f"{game.width}×{game.height}", f"{game.rules} rules", f"start: {game.start}"]
+    parts.append(opponent)
+    if moves:
+        parts.append(plural(len(game.actions), "{n} move so far", "{n} moves so far"))
+    return ", ".join(parts)
 
 
 MESSAGE_LIMIT = 2000  # Discord refuses a message longer than this (error 50035)

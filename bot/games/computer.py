@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -80,6 +81,12 @@ def move_seed(*, game_id: int, moves: int) -> int:
     return (game_id * 1_000_003 + moves) % 2**32
 
 
+def _ignore_interrupts() -> None:
+    """In a worker: ignore Ctrl-C. The terminal sends it to the worker too, which would die with
+    a traceback; the parent decides what Ctrl-C means and stops the worker itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Thinker:
     """Runs the computer's search off the event loop.
 
@@ -104,7 +111,9 @@ class Thinker:
         if self._pool is None:
             if self.processes:
                 self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_ignore_interrupts,
                 )
             else:
                 self._pool = ThreadPoolExecutor(

@@ -86,8 +86,9 @@ async def test_undo_and_the_computer_as_pink(tmp_path: Path) -> None:
     _, printed, script = await run(tmp_path, ["", "quit"], computer="easy")
     assert script.prompts[0].startswith("Continue local game #1")
     assert script.prompts[1] == "Blue> "
-    _, printed, script = await run(tmp_path, ["quit"])
-    assert not script.prompts[0].startswith("Continue")  # two at one keyboard: a new game
+    # Asked for a two-player game's options only, the game against the computer fits too.
+    _, printed, script = await run(tmp_path, ["n", "quit"], rules="standard")
+    assert script.prompts[0].startswith("Continue local game #1")
     assert "New local game #2" in printed
 
 

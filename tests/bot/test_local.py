@@ -108,7 +108,7 @@ async def test_bad_input_gets_a_friendly_message_and_changes_nothing(tmp_path: P
     assert "Sorry: K11 is off the board" in printed
     assert "Which point?" in printed
     assert printed.count("B7 or move B7") == 2  # the help at the start and on `help`
-    assert "Game #1 is saved" in printed
+    assert "Game #1 (10×10, standard rules" in printed and "is saved" in printed
     assert "Traceback" not in printed
     service = await GameService.open(tmp_path / "dots.sqlite3")
     try:
@@ -123,7 +123,7 @@ async def test_leaving_saves_the_game_and_the_next_run_offers_to_continue(
     tmp_path: Path, interrupt: bool
 ) -> None:
     status, printed, _ = await run(tmp_path, ["E5", "F6"], interrupt=interrupt)
-    assert status == 0 and "Game #1 is saved" in printed
+    assert status == 0 and "Game #1 (10×10, standard rules" in printed and "is saved" in printed
     _, printed, script = await run(tmp_path, ["", "E6", "quit"])
     assert script.prompts[0].startswith("Continue local game #1")
     assert "Pink plays E6" in printed

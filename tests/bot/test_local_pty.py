@@ -1,0 +1,276 @@
+"""`dots-bot local` in a real terminal: a pseudo-terminal, real keys, the real process.
+
+Ctrl-C is sent as the byte 0x03, so the terminal driver turns it into SIGINT for the whole
+foreground process group (the computer's worker process included), as at a keyboard.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.games import GameService
+from bot.local import LOCAL_GUILD_ID, PINK_USER_ID
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+TIMEOUT = 60.0  # seconds; the machine may be busy, and the process imports discord.py
+
+
+class Terminal:
+    """A `dots-bot` process on a pseudo-terminal: type into it, read what it shows."""
+
+    def __init__(self, args: list[str], *, cwd: Path) -> None:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("DISCORD")}
+        env |= {"DOTS_DATABASE": str(cwd / "dots.sqlite3"), "TERM": "dumb", "COLUMNS": "200"}
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: nothing but exec (the test process has threads)
+            try:
+                os.chdir(cwd)
+                os.execve(sys.executable, [sys.executable, "-m", "bot.main", *args], env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        self.output = ""
+        self._seen = 0
+        self.status: int | None = None
+
+    def _pump(self, deadline: float) -> bool:
+        """Read what is there (waiting until ``deadline``); False once the process has gone."""
+        ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child closed its side
+            return False
+        if not data:
+            return False
+        self.output += data.decode("utf-8", "replace").replace("\r\n", "\n")
+        return True
+
+    def expect(self, pattern: str, timeout: float = TIMEOUT) -> str:
+        """Wait until ``pattern`` (a regex) shows after what was already matched; the text up
+        to and including the match."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            match = regex.search(self.output, self._seen)
+            if match:
+                seen, self._seen = self._seen, match.end()
+                return self.output[seen : match.end()]
+            if time.monotonic() > deadline or not self._pump(deadline):
+                raise AssertionError(f"never saw {pattern!r}; the terminal showed:\n{self.output}")
+
+    def type(self, line: str) -> None:
+        """Type a line and press Enter."""
+        os.write(self.fd, line.encode() + b"\r")
+
+    def press(self, key: bytes) -> None:
+        """Press a key, e.g. Ctrl-C (``b"\\x03"``) or Ctrl-D (``b"\\x04"``)."""
+        os.write(self.fd, key)
+
+    def wait(self, timeout: float = TIMEOUT) -> int:
+        """Wait for the process to exit, reading everything it prints; its exit status."""
+        deadline = time.monotonic() + timeout
+        while self._pump(deadline) and time.monotonic() < deadline:
+            pass
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+            time.sleep(0.05)
+        raise AssertionError(f"still running after {timeout} s; it showed:\n{self.output}")
+
+    def close(self) -> None:
+        """Kill the process if it is still running (a failed test), and close the terminal."""
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        os.close(self.fd)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[type[Terminal]]:
+    """Start `dots-bot` processes in ``tmp_path`` (its database and pictures are there); they
+    are killed at the end if a test left one running."""
+    started: list[Terminal] = []
+
+    def start(args: list[str]) -> Terminal:
+        session = Terminal(args, cwd=tmp_path)
+        started.append(session)
+        return session
+
+    yield start  # type: ignore[misc]
+    for session in started:
+        session.close()
+
+
+async def saved_games(tmp_path: Path) -> list[tuple[int, int, int, list[str]]]:
+    """The running local games in the database: (id, pink, blue, actions)."""
+    service = await GameService.open(tmp_path / "dots.sqlite3")
+    try:
+        views = await service.running_games(user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID)
+        return [(v.game_id, v.pink_id, v.blue_id, [str(a) for a in v.game.actions]) for v in views]
+    finally:
+        await service.close()
+
+
+def assert_clean(shown: str) -> None:
+    """Nothing a player should never see."""
+    for bad in ("Traceback", "Exception ignored", "KeyboardInterrupt", "Error:"):
+        assert bad not in shown, shown
+
+
+async def test_issue10_item16_one_ctrl_c_saves_the_game_and_exits(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    session = terminal(["local", "--size", "5x5"])
+    session.expect(r"Pink> ")
+    session.type("C3")
+    session.expect(r"Blue> ")
+    session.press(b"\x03")
+    assert session.wait() == 0
+    assert "Game #1 (5×5, standard rules" in session.output
+    assert "is saved; `dots-bot local` offers to continue it." in session.output
+    assert_clean(session.output)
+    assert await saved_games(tmp_path) == [(1, 1, 2, ["Pink C3"])]
+
+
+async def test_issue10_item16_ctrl_c_against_the_computer_and_while_it_thinks(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    # At the prompt, with the computer's worker process idle (it gets the SIGINT too).
+    session = terminal(["local", "--size", "5x5", "--computer", "hard"])
+    session.expect(r"Pink> ")
+    session.type("C3")
+    session.expect(r"Computer \(hard\) plays")
+    session.expect(r"Pink> ")
+    session.press(b"\x03")
+    assert session.wait() == 0
+    assert_clean(session.output)
+    assert "is saved" in session.output
+    # While the computer thinks: it finishes and stores its move, then the program leaves.
+    session = terminal(["local", "--computer", "hard"])
+    session.expect(r"Continue local game #1 .*\? \[Y/n\] ")
+    session.type("")
+    session.expect(r"Pink> ")
+    session.type("B2")
+    session.expect(r"is thinking\.\.\.")
+    session.press(b"\x03")
+    assert session.wait() == 0
+    assert "Ctrl-C: leaving after this move." in session.output
+    assert "Computer (hard) plays" in session.output
+    assert_clean(session.output)
+    [(_, _, _, actions)] = await saved_games(tmp_path)
+    assert len(actions) == 4 and actions[2] == "Pink B2"  # the computer's reply was stored
+
+
+async def test_issue10_item17_plain_local_offers_the_computer_game_and_describes_it(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    session = terminal(["local", "--size", "5x5", "--computer", "easy", "--colour", "blue"])
+    session.expect(r"Blue> ")
+    session.type("quit")
+    assert session.wait() == 0
+    promise = "`dots-bot local` offers to continue it."
+    assert promise in session.output
+    # What the message promised: a plain `dots-bot local` offers it, fully described.
+    session = terminal(["local"])
+    session.expect(
+        re.escape(
+            "Continue local game #1 (5×5, standard rules, start: empty, "
+            "you (Blue) against Computer (easy), 1 move so far)? [Y/n] "
+        )
+    )
+    session.type("")
+    session.expect(r"Blue> ")
+    session.type("A1")
+    session.expect(r"Computer \(easy\) plays")
+    session.expect(r"Blue> ")
+    session.type("quit")
+    assert session.wait() == 0
+    assert_clean(session.output)
+
+
+async def test_issue10_item17_options_that_contradict_the_saved_game_are_not_offered_it(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    session = terminal(["local", "--size", "5x5"])
+    session.expect(r"Pink> ")
+    session.type("C3")
+    session.expect(r"Blue> ")
+    session.type("quit")
+    assert session.wait() == 0
+    session = terminal(["local", "--size", "20x20", "--rules", "grounding"])
+    shown = session.expect(r"Pink> ")
+    assert "Continue" not in shown
+    assert (
+        "Saved local game #1 (5×5, standard rules, start: empty, two players at one keyboard, "
+        "1 move so far) is not offered: you asked for --size 20x20 --rules grounding." in shown
+    )
+    assert "New local game #2: 20×20, grounding rules" in shown
+    session.type("quit")
+    assert session.wait() == 0
+    assert [game_id for game_id, *_ in await saved_games(tmp_path)] == [1, 2]
+
+
+async def test_issue10_item18_the_terminal_shows_no_markdown_and_counts_of_one_read_well(
+    terminal: type[Terminal],
+) -> None:
+    # Pink's C3 is the one dot not linked to the edge: stopping would hand it over and lose.
+    session = terminal(["local", "--size", "5x5", "--rules", "grounding"])
+    pinks, blues = ["C3", "A5", "B5", "C5", "D5"], ["A1", "B1", "C1", "D1", "E1"]
+    for pink, blue in zip(pinks, blues, strict=True):
+        session.expect(r"Pink> ")
+        session.type(pink)
+        session.expect(r"Blue> ")
+        session.type(blue)
+    session.expect(r"Pink> ")
+    session.type("end")
+    shown = session.expect(r"really stop\? \[y/N\] ")
+    assert "1 of your dots is not grounded and would be handed over" in shown
+    assert "Warning: you would lose the game." in shown
+    assert "**" not in session.output
+    session.type("n")
+    session.expect(r"Pink> ")
+    session.type("quit")
+    assert session.wait() == 0
+    assert "10 moves so far" in session.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--start", "four-crosses", "--size", "5x5"],
+            "--start four-crosses: four crosses do not fit on a 5x5 board",
+        ),
+        (["--size", "3x3"], "argument --size: a board is 5 to 52 points wide and high"),
+        (["--size", "big"], "argument --size: `big` is not a board size"),
+    ],
+    ids=["start-too-big", "size-too-small", "size-malformed"],
+)
+def test_issue10_item19_bad_options_are_usage_errors_of_dots_bot_local(
+    terminal: type[Terminal], tmp_path: Path, args: list[str], message: str
+) -> None:
+    session = terminal(["local", *args])
+    assert session.wait() == 2
+    assert "usage: dots-bot local " in session.output
+    assert f"dots-bot local: error: {message}" in session.output
+    assert "OptionOutOfRange" not in session.output and "database" not in session.output
+    assert_clean(session.output)
+    assert not (tmp_path / "dots.sqlite3").exists()  # nothing was started
