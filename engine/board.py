@@ -746,6 +746,18 @@ class Board:
             rows.append(" ".join(row))
         return "\n".join(rows)
 
+    def __str__(self) -> str:
+        """The text picture (``picture``)."""
+        return self.picture()
+
+    def __repr__(self) -> str:
+        """``<Board 5x5 Pink 1 Blue 0 '..P../.PpP./..P../...../.....'>``: the size, the scores
+        and the picture's rows, top row first, joined by ``/`` (like a FEN)."""
+        return (
+            f"<Board {self.width}x{self.height} Pink {self._score[1]} Blue {self._score[2]}"
+            f" {self.picture().replace(' ', '').replace(chr(10), '/')!r}>"
+        )
+
     @classmethod
     def from_moves(
         cls, moves: Iterable[tuple[Player, Point | str]], width: int = 10, height: int = 10

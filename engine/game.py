@@ -238,6 +238,25 @@ class Game:
             game.apply(action)
         return game
 
+    def __repr__(self) -> str:
+        """``<Game 10x10 standard 12 actions: Pink to move 1–0 '...'>``: options, how far the
+        game is and the board's picture rows (see ``Board.__repr__``)."""
+        options = f"{self.width}x{self.height} {self.rules}"
+        if self.start is not Start.EMPTY:
+            options += f" {self.start}"
+        if self._state.result is not None:
+            status = self._state.result.describe()
+        else:
+            assert self._state.to_move is not None
+            status = (
+                f"{self._state.to_move.label} to move, "
+                f"Pink {self.score(Player.PINK)} Blue {self.score(Player.BLUE)}"
+            )
+        rows = self.board.picture().replace(" ", "").replace("\n", "/")
+        count = len(self._actions)
+        actions = "1 action" if count == 1 else f"{count} actions"
+        return f"<Game {options}, {actions}: {status} {rows!r}>"
+
     # -- acting ----------------------------------------------------------------------------
 
     def place(self, point: Point | str, player: Player | None = None) -> Placement:

@@ -75,6 +75,12 @@ class Point(NamedTuple):
     def __str__(self) -> str:
         return self.name
 
+    def __repr__(self) -> str:
+        """``Point.parse('B7')``; a point that has no name shows its coordinates."""
+        if 0 <= self.x < 26 * 27 and 0 <= self.y < 999:
+            return f"Point.parse({self.name!r})"
+        return f"Point(x={self.x}, y={self.y})"
+
     @classmethod
     def parse(cls, text: str, width: int | None = None, height: int | None = None) -> Point:
         """Read a point name such as ``"B7"``, ``"b7"`` or ``"B 7"`` (rule 1.2).
