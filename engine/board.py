@@ -10,6 +10,8 @@ runs of its own live dots can close a ring; only then are rings traced, and the 
 of the rings traced plus the area of a ring that is closed. The check of rule 4.4 (a dot played
 into an empty ring) walks four rays and, when all four end on the opponent's dots, the region
 around the dot, stopping at the first own dot or the board's edge.
+
+Taking a dot back (``undo``) reads a journal of what it changed and costs what placing it did.
 """
 
 from __future__ import annotations
@@ -425,7 +427,7 @@ class Board:
         linked directly and close nothing new. So the count is the runs, less those corners,
         less the separate chains they belong to.
 
-        ``_chain`` is a union-find over every dot ever placed, linked as they were placed. A dot
+        ``_chain`` is a union-find over every dot placed, linked as they were placed. A dot
         that dies is not taken out, so two dots in one set may no longer be linked: the count
         errs only upwards (more tracing), never towards missing a ring. Costs a few finds. Every
         write to ``_chain`` is logged in ``_journal`` as (index, old value), for ``undo``.
