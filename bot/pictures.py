@@ -10,11 +10,7 @@ from collections.abc import Iterable, Mapping
 from datetime import timedelta
 
 from engine import Game, Player, Point
-
-# Submodules, not the package: an editable install made before renderer/__init__.py existed
-# sees `renderer` as a namespace package (see the report).
-from renderer.gif import render_gif
-from renderer.png import render_png
+from renderer import render_gif, render_png
 
 
 def game_png(
