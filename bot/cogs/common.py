@@ -28,7 +28,7 @@ from bot.games import (
     utc_now,
 )
 from bot.pictures import game_gif, game_png
-from engine import DotsError, Player, Point, parse_size
+from engine import DotsError, Player, Point, StopPreview, parse_size
 
 if TYPE_CHECKING:
     from bot.app import DotsBot
@@ -226,12 +226,18 @@ def clock_left(view: GameView) -> timedelta | None:
 
 
 async def picture_file(
-    bot: DotsBot, view: GameView, *, marks: Iterable[Point] = (), name: str = ""
+    bot: DotsBot,
+    view: GameView,
+    *,
+    marks: Iterable[Point] = (),
+    name: str = "",
+    preview: StopPreview | None = None,
 ) -> discord.File:
-    """The game's picture as a file to attach, rendered off the event loop."""
+    """The game's picture as a file to attach, rendered off the event loop (``preview``: what
+    that stop would do, see ``game_png``)."""
     names = await picture_names(bot, view)
     png = await asyncio.to_thread(
-        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks)
+        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
