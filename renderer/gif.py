@@ -3,10 +3,9 @@
 Frames are not drawn whole. After each action only the regions that changed are painted again
 (the new dot, the last-move ring leaving the dot before, new bases, the header's status line
 with the move number), and a frame stores only the box around what changed, with unchanged
-pixels transparent. Pillow's own
-multi-frame GIF writer keeps every full frame in memory (1000 frames of a 39x32 board would
-take about 1 GB), so the file is put together here: Pillow compresses each frame's pixels
-(LZW), this module writes the GIF blocks around them.
+pixels transparent. Pillow's own multi-frame GIF writer keeps every full frame in memory (1000
+frames of a 39x32 board would take about 1 GB), so the file is put together here: Pillow
+compresses each frame's pixels (LZW), this module writes the GIF blocks around them.
 """
 
 from __future__ import annotations
