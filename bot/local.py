@@ -40,7 +40,17 @@ from bot.games import (
     is_computer,
 )
 from bot.pictures import game_gif, game_png
-from engine import Colour, OptionError, Player, Point, Rules, Start, check_options, parse_size, sgf
+from engine import (
+    Colour,
+    OptionError,
+    Player,
+    Rules,
+    Start,
+    StopPreview,
+    check_options,
+    parse_size,
+    sgf,
+)
 
 LOCAL_GUILD_ID = 1
 LOCAL_CHANNEL_ID = 1
@@ -421,7 +431,7 @@ class LocalGame:
                 return False
             if preview.dots:
                 names = ", ".join(point.name for point in preview.dots)
-                path = self._picture(view, suffix="stop-preview", marks=preview.dots)
+                path = self._picture(view, suffix="stop-preview", preview=preview)
                 self.write(f"Handed over: {names}. Picture: {path}")
         return self._yes(f"{mover.label}: really {'stop' if preview else 'end'}? [y/N] ")
 
@@ -441,12 +451,14 @@ class LocalGame:
             self.write(play_on)
         self.write(f"Picture: {self._picture(view)}")
 
-    def _picture(self, view: GameView, *, suffix: str = "", marks: tuple[Point, ...] = ()) -> Path:
+    def _picture(
+        self, view: GameView, *, suffix: str = "", preview: StopPreview | None = None
+    ) -> Path:
         out = self.options.out
         out.mkdir(parents=True, exist_ok=True)
         name = f"dots-game-{view.game_id}-{len(view.game.actions):03d}"
         path = out / f"{name}{'-' + suffix if suffix else ''}.png"
-        path.write_bytes(game_png(view.game, self.names, marks=marks))
+        path.write_bytes(game_png(view.game, self.names, preview=preview))
         if not suffix:
             self.pictures.append(path)
         return path

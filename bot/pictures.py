@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 
-from engine import Game, Player, Point
+from engine import Game, Player, Point, StopPreview
 from renderer import render_gif, render_png
 
 
@@ -19,9 +19,18 @@ def game_png(
     *,
     clock: timedelta | str | None = None,
     marks: Iterable[Point] = (),
+    preview: StopPreview | None = None,
 ) -> bytes:
-    """The current position as PNG bytes, with names, the time left and crosses on ``marks``."""
-    return render_png(game, names=dict(names), clock=clock, marks=tuple(marks), highlight_last=True)
+    """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
+    with ``preview``, what that stop would do (its dots crossed, a header saying so)."""
+    return render_png(
+        game,
+        names=dict(names),
+        clock=clock,
+        marks=tuple(marks),
+        highlight_last=True,
+        preview=preview,
+    )
 
 
 def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:

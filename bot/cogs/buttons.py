@@ -342,7 +342,7 @@ async def confirm(interaction: discord.Interaction[Any], view: GameView, action:
         await interaction.response.send_message(prompt, view=buttons, ephemeral=True)
         return
     await interaction.response.defer(thinking=True, ephemeral=True)
-    picture = await picture_file(bot, view, marks=preview.dots)
+    picture = await picture_file(bot, view, preview=preview)
     await interaction.followup.send(prompt, file=picture, view=buttons, ephemeral=True)
 
 

@@ -30,7 +30,7 @@ from bot.games import (
     utc_now,
 )
 from bot.pictures import game_gif, game_png
-from engine import DotsError, Player, Point
+from engine import DotsError, Player, Point, StopPreview
 
 log = logging.getLogger(__name__)
 
@@ -254,12 +254,18 @@ def clock_left(view: GameView) -> timedelta | None:
 
 
 async def picture_file(
-    bot: GameBot, view: GameView, *, marks: Iterable[Point] = (), name: str = ""
+    bot: GameBot,
+    view: GameView,
+    *,
+    marks: Iterable[Point] = (),
+    name: str = "",
+    preview: StopPreview | None = None,
 ) -> discord.File:
-    """The game's picture as a file to attach, rendered off the event loop."""
+    """The game's picture as a file to attach, rendered off the event loop (``preview``: what
+    that stop would do, see ``game_png``)."""
     names = await picture_names(bot, view)
     png = await asyncio.to_thread(
-        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks)
+        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
