@@ -29,7 +29,7 @@ from bot.games.computer import (
     is_computer,
     move_seed,
 )
-from bot.games.convert import decode_start_dots, to_ts
+from bot.games.convert import to_ts
 from bot.games.core import Live
 from bot.games.errors import (
     GameChanged,
@@ -240,19 +240,14 @@ class ComputerCases(ChallengeCases, PlayCases):
             ):
                 self._cache.pop(game_id, None)
                 raise GameChanged("the game changed meanwhile: look at it again and retry")
-            game = Game(
-                row.width,
-                row.height,
-                rules=row.rules,
-                start=row.start,
-                start_dots=decode_start_dots(row.start_dots),
-            )
-            for action in actions[:keep]:
-                game.apply(action)
+            taken = tuple(actions[keep:])
+            # The engine's journal takes both back (Game.pop), with no replay of the game.
+            game = live.game
+            for _ in taken:
+                game.pop()
             row.moves, row.deadline, row.reminder_sent = keep, deadline, False
-            live.game = game
             self._game_clock(row)
-            return Undone(convert.game_view(row, game), tuple(actions[keep:]))
+            return Undone(convert.game_view(row, game), taken)
 
 
 def snapshot(game: Game) -> Game:

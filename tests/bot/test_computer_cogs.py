@@ -8,8 +8,10 @@ import sqlite3
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 import ai
@@ -319,3 +321,29 @@ async def test_issue10_item4_play_computer_in_a_game_thread_gets_a_thread_of_its
     assert second.thread_id is not None and second.thread_id != first_thread
     assert any(c.path == f"/channels/{CHANNEL_ID}/messages" for c in posted(calls))
     assert posted(calls)[-1].path == f"/channels/{second.thread_id}/messages"
+
+
+async def test_issue10_item1_the_computer_replies_when_the_interaction_expired(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The player's /move comes too late to answer (10062 Unknown interaction): the move is
+    stored, shown in the thread, and the computer replies."""
+    h = world.harness
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    answer = h.rest.webhook_request
+
+    async def expired(route: Any, session: Any = None, **kwargs: Any) -> Any:
+        if route.url.endswith("/callback"):
+            response = SimpleNamespace(status=404, reason="Not Found")
+            raise discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})
+        return await answer(route, session, **kwargs)
+
+    monkeypatch.setattr(h.rest, "webhook_request", expired)
+    calls = await h.slash(ANN, "move", channel_id=thread, point="E5")
+    in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
+    assert len(in_thread) == 2
+    assert "plays E5" in in_thread[0].content
+    assert "Computer (easy) plays" in in_thread[1].content
+    assert len((await world.service.game(1)).game.actions) == 2
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
