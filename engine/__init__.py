@@ -22,11 +22,10 @@ from engine.options import (
     Level,
     Rules,
     Start,
-    check_options,
     check_size,
 )
 from engine.point import NAMED_SIZES, Player, Point, column_name, describe_board, parse_size
-from engine.starts import start_dots
+from engine.starts import check_options, start_dots
 
 __all__ = [
     "MAX_SIZE",

@@ -7,8 +7,9 @@ from typing import Literal
 
 from engine.board import Board, Placement
 from engine.errors import GameOverError, NotYourTurnError, StopNotAllowedError
-from engine.options import EndReason, Rules, Start, check_options, check_size
+from engine.options import EndReason, Rules, Start, check_size
 from engine.point import Player, Point
+from engine.starts import check_options
 from engine.starts import start_dots as starting_dots
 
 ActionKind = Literal["dot", "end", "resign", "time"]

@@ -8,7 +8,6 @@ command and command-line choices; ``description`` is what a player reads beside 
 from __future__ import annotations
 
 import enum
-import functools
 from typing import Self
 
 from engine.errors import OptionError
@@ -173,34 +172,3 @@ def check_size(width: int, height: int, smallest: int = MIN_SIZE) -> None:
         raise OptionError(
             f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; {width}x{height} is not"
         )
-
-
-def check_options(
-    width: int, height: int, rules: Rules | str, start: Start | str
-) -> tuple[Rules, Start]:
-    """Check a new game's options (rules 1.1, 8 and 9) and return its rules and start.
-
-    A start that cannot be set up on the board (four crosses on a tight board) is refused; the
-    answer for each start and size is remembered, so asking again costs nothing.
-
-    Raises:
-        OptionError: the size is out of range, or the rules or start are unknown or do not fit.
-    """
-    check_size(width, height)
-    chosen_rules, chosen_start = Rules.parse(rules), Start.parse(start)
-    problem = _start_problem(chosen_start, width, height)
-    if problem:
-        raise OptionError(problem)
-    return chosen_rules, chosen_start
-
-
-@functools.lru_cache(maxsize=512)
-def _start_problem(start: Start, width: int, height: int) -> str:
-    """Why ``start`` cannot be set up on this board, or "" when it can."""
-    from engine.starts import start_dots  # noqa: PLC0415 (starts imports this module)
-
-    try:
-        start_dots(start, width, height, seed=0)
-    except OptionError as error:
-        return str(error)
-    return ""

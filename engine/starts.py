@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from engine.errors import OptionError
-from engine.options import Start
+from engine.options import Rules, Start, check_size
 from engine.point import Player, Point
 
 PINK, BLUE = Player.PINK, Player.BLUE
@@ -84,3 +85,32 @@ def _four_crosses(width: int, height: int, rng: random.Random) -> tuple[tuple[Pl
     for x, y in found:
         dots.extend(_placed(_CROSS, x, y, height))
     return tuple(dots)
+
+
+def check_options(
+    width: int, height: int, rules: Rules | str, start: Start | str
+) -> tuple[Rules, Start]:
+    """Check a new game's options (rules 1.1, 8 and 9) and return its rules and start.
+
+    A start that cannot be set up on the board (four crosses on a tight board) is refused; the
+    answer for each start and size is remembered, so asking again costs nothing.
+
+    Raises:
+        OptionError: the size is out of range, or the rules or start are unknown or do not fit.
+    """
+    check_size(width, height)
+    chosen_rules, chosen_start = Rules.parse(rules), Start.parse(start)
+    problem = _start_problem(chosen_start, width, height)
+    if problem:
+        raise OptionError(problem)
+    return chosen_rules, chosen_start
+
+
+@functools.lru_cache(maxsize=512)
+def _start_problem(start: Start, width: int, height: int) -> str:
+    """Why ``start`` cannot be set up on this board, or "" when it can."""
+    try:
+        start_dots(start, width, height, seed=0)
+    except OptionError as error:
+        return str(error)
+    return ""
