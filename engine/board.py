@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.errors import InsideBaseError, InvalidPointError, OccupiedError, OffBoardError
-from engine.point import Player, Point, check_size, describe_board
+from engine.options import check_size
+from engine.point import Player, Point, describe_board
 
 EMPTY = 0
 BORDER = 3

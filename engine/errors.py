@@ -7,6 +7,11 @@ class DotsError(ValueError):
     """Base of every refusal the engine makes; the message is written for players."""
 
 
+class OptionError(DotsError):
+    """A game option that is unknown or out of range: a size (rule 1.1), rules, a start that
+    does not fit the board (rule 9), a colour or a level."""
+
+
 class InvalidPointError(DotsError):
     """A point name that is not a point at all (rule 1.2), e.g. ``"hello"`` or ``"7B"``."""
 

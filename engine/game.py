@@ -7,13 +7,11 @@ from typing import Literal
 
 from engine.board import Board, Placement
 from engine.errors import GameOverError, NotYourTurnError, StopNotAllowedError
-from engine.point import Player, Point, check_size
-from engine.starts import START_NAMES, start_dots
+from engine.options import EndReason, Rules, Start, check_options, check_size
+from engine.point import Player, Point
+from engine.starts import start_dots as starting_dots
 
-RULES = ("standard", "grounding")
-Rules = Literal["standard", "grounding"]
 ActionKind = Literal["dot", "end", "resign", "time"]
-REASONS = ("ended", "resigned", "time", "board full", "stop")
 
 STOP_MIN_DOTS = 5
 
@@ -38,8 +36,8 @@ class Record:
 
     width: int
     height: int
-    rules: Rules = "standard"
-    start: str = "empty"
+    rules: Rules = Rules.STANDARD
+    start: Start = Start.EMPTY
     start_dots: tuple[tuple[Player, Point], ...] = ()
     actions: tuple[Action, ...] = ()
 
@@ -51,7 +49,7 @@ class Result:
     winner: Player | None
     pink: int
     blue: int
-    reason: str
+    reason: EndReason
 
     def score(self, player: Player) -> int:
         """The final score of ``player``."""
@@ -59,13 +57,7 @@ class Result:
 
     def describe(self) -> str:
         """A sentence for players, e.g. ``"Pink wins 5–3 (both ended)"``."""
-        why = {
-            "ended": "both ended",
-            "resigned": "resignation",
-            "time": "time ran out",
-            "board full": "the board is full",
-            "stop": "a stop",
-        }[self.reason]
+        why = EndReason(self.reason).description
         if self.winner is None:
             return f"Draw {self.pink}–{self.blue} ({why})"
         # The winner's score first, as results are said.
@@ -107,6 +99,10 @@ class Game:
     """A game of Dots on top of a Board: whose turn it is, and when and how it ends.
 
     ``any_size`` admits boards smaller than rule 1.1 (imported records, analysis).
+
+    Raises:
+        OptionError: a size out of rule 1.1, unknown rules or start, or a start that does not
+            fit the board.
     """
 
     def __init__(
@@ -114,23 +110,22 @@ class Game:
         width: int = 10,
         height: int = 10,
         *,
-        rules: Rules | str = "standard",
-        start: str = "empty",
+        rules: Rules | str = Rules.STANDARD,
+        start: Start | str = Start.EMPTY,
         seed: int | None = None,
         start_dots: tuple[tuple[Player, Point], ...] | None = None,
         any_size: bool = False,
     ) -> None:
-        if not any_size:
-            check_size(width, height)
-        if rules not in RULES:
-            raise ValueError(f"`{rules}` is not a rule set: choose standard or grounding")
-        if start not in START_NAMES:
-            raise ValueError(f"`{start}` is not a start position: choose {', '.join(START_NAMES)}")
+        if any_size or start_dots is not None:
+            # The dots are given (a record read back), so only their names need checking.
+            self.rules, self.start = Rules.parse(rules), Start.parse(start)
+            if not any_size:
+                check_size(width, height)
+        else:
+            self.rules, self.start = check_options(width, height, rules, start)
         self.board = Board(width, height)
-        self.rules: Rules = rules  # type: ignore[assignment]
-        self.start = start
         if start_dots is None:
-            start_dots = start_dots_for(start, width, height, seed)
+            start_dots = starting_dots(self.start, width, height, seed)
         # Kept in one canonical order, so that a record read back from SGF (which lists the
         # dots by colour) is equal to the one written.
         self._start_dots = tuple(sorted(start_dots, key=lambda dot: (dot[0], dot[1].y, dot[1].x)))
@@ -258,7 +253,7 @@ class Game:
             StopNotAllowedError: a stop before five dots were placed.
         """
         mover = self._require_turn(player)
-        if self.rules == "grounding" and self._state.placed[mover] < STOP_MIN_DOTS:
+        if self.rules is Rules.GROUNDING and self._state.placed[mover] < STOP_MIN_DOTS:
             raise StopNotAllowedError(
                 f"a stop is allowed once you have placed {STOP_MIN_DOTS} dots "
                 f"(you have placed {self._state.placed[mover]})"
@@ -291,7 +286,7 @@ class Game:
         scores = {p: self.score(p) for p in Player}
         scores[mover.opponent] += len(dots)
         allowed, reason = True, ""
-        if self.rules != "grounding":
+        if self.rules is not Rules.GROUNDING:
             allowed, reason = False, "stops are part of the grounding rules only"
         elif self._state.placed[mover] < STOP_MIN_DOTS:
             allowed = False
@@ -316,16 +311,16 @@ class Game:
             return self._place(self.board.point(action.point), player)
         self._actions.append(action)
         if action.kind == "resign":
-            self._finish("resigned", winner=player.opponent)
-        elif self.rules == "grounding" and action.kind in ("end", "time"):
+            self._finish(EndReason.RESIGNED, winner=player.opponent)
+        elif self.rules is Rules.GROUNDING and action.kind in ("end", "time"):
             handed = tuple(self.board.ungrounded(player))
             state.handed_over = handed
             state.bonus[player.opponent] += len(handed)
-            self._finish("stop" if action.kind == "end" else "time")
+            self._finish(EndReason.STOP if action.kind == "end" else EndReason.TIME)
         else:
             state.ended.add(player)
             if len(state.ended) == 2:
-                self._finish("ended" if action.kind == "end" else "time")
+                self._finish(EndReason.ENDED if action.kind == "end" else EndReason.TIME)
             else:
                 state.to_move = player.opponent
         return None
@@ -352,19 +347,12 @@ class Game:
         else:
             state.to_move = player
         if self.board.free_count == 0:
-            self._finish("board full")
+            self._finish(EndReason.BOARD_FULL)
         return placement
 
-    def _finish(self, reason: str, winner: Player | None = None) -> None:
+    def _finish(self, reason: EndReason, winner: Player | None = None) -> None:
         pink, blue = self.score(Player.PINK), self.score(Player.BLUE)
-        if reason != "resigned":
+        if reason is not EndReason.RESIGNED:
             winner = Player.PINK if pink > blue else Player.BLUE if blue > pink else None
         self._state.result = Result(winner, pink, blue, reason)
         self._state.to_move = None
-
-
-def start_dots_for(
-    start: str, width: int, height: int, seed: int | None = None
-) -> tuple[tuple[Player, Point], ...]:
-    """The starting dots of a named start position (rule 9), as (player, point) pairs."""
-    return start_dots(start, width, height, seed)

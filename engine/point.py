@@ -6,10 +6,8 @@ import enum
 import re
 from typing import NamedTuple
 
-from engine.errors import InvalidPointError, OffBoardError
-
-MIN_SIZE = 5
-MAX_SIZE = 52
+from engine.errors import InvalidPointError, OffBoardError, OptionError
+from engine.options import check_size
 
 _NAME = re.compile(r"^\s*([A-Za-z]{1,2})\s*([0-9]{1,3})\s*$")
 
@@ -107,18 +105,6 @@ class Point(NamedTuple):
         return 0 <= self.x < width and 0 <= self.y < height
 
 
-def check_size(width: int, height: int, smallest: int = MIN_SIZE) -> None:
-    """Refuse a board size outside rule 1.1 (``smallest`` lowers the minimum for analysis).
-
-    Raises:
-        ValueError: the size is out of range.
-    """
-    if not (smallest <= width <= MAX_SIZE and smallest <= height <= MAX_SIZE):
-        raise ValueError(
-            f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; {width}x{height} is not"
-        )
-
-
 NAMED_SIZES: dict[str, tuple[int, int]] = {
     "10x10": (10, 10),
     "16x16": (16, 16),
@@ -133,11 +119,11 @@ def parse_size(text: str) -> tuple[int, int]:
     """Read a board size such as ``"20x20"`` or ``"39x32"`` (rule 1.1).
 
     Raises:
-        ValueError: not a size, or out of range.
+        OptionError: not a size, or out of range.
     """
     match = re.fullmatch(r"\s*(\d{1,3})\s*[xX×*]\s*(\d{1,3})\s*", text or "")
     if match is None:
-        raise ValueError(f"`{text[:20]}` is not a board size: write it like 20x20")
+        raise OptionError(f"`{text[:20]}` is not a board size: write it like 20x20")
     width, height = int(match.group(1)), int(match.group(2))
     check_size(width, height)
     return width, height

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import random
 
+from engine.errors import OptionError
+from engine.options import Start
 from engine.point import Player, Point
-
-START_NAMES = ("empty", "cross", "double-cross", "triple-cross", "four-crosses")
 
 PINK, BLUE = Player.PINK, Player.BLUE
 
 # Offsets from (w2, h2) in rule 9's coordinates: column from the left, row from the top.
 _CROSS = ((PINK, -1, -1), (PINK, 0, 0), (BLUE, -1, 0), (BLUE, 0, -1))
-_PATTERNS: dict[str, tuple[tuple[Player, int, int], ...]] = {
-    "cross": _CROSS,
-    "double-cross": (
+_PATTERNS: dict[Start, tuple[tuple[Player, int, int], ...]] = {
+    Start.CROSS: _CROSS,
+    Start.DOUBLE_CROSS: (
         (PINK, -2, -1), (PINK, -1, 0), (PINK, 0, 0), (PINK, 1, -1),
         (BLUE, -2, 0), (BLUE, -1, -1), (BLUE, 0, -1), (BLUE, 1, 0),
     ),
-    "triple-cross": (
+    Start.TRIPLE_CROSS: (
         (PINK, -1, -1), (PINK, 0, 0), (PINK, 1, -1), (PINK, 0, 1),
         (BLUE, -1, 0), (BLUE, 0, -1), (BLUE, 0, -2), (BLUE, 1, 0),
     ),
@@ -26,23 +26,21 @@ _PATTERNS: dict[str, tuple[tuple[Player, int, int], ...]] = {
 
 
 def start_dots(
-    start: str, width: int, height: int, seed: int | None = None
+    start: Start | str, width: int, height: int, seed: int | None = None
 ) -> tuple[tuple[Player, Point], ...]:
     """The dots of start position ``start`` on a ``width`` x ``height`` board (rule 9).
 
     ``four-crosses`` draws its crosses with ``random.Random(seed)``.
 
     Raises:
-        ValueError: an unknown start, or four crosses that do not fit on the board.
+        OptionError: an unknown start, or four crosses that do not fit on the board.
     """
-    if start == "empty":
+    start = Start.parse(start)
+    if start is Start.EMPTY:
         return ()
-    w2, h2 = width // 2, height // 2
-    if start in _PATTERNS:
-        return _placed(_PATTERNS[start], w2, h2, height)
-    if start == "four-crosses":
+    if start is Start.FOUR_CROSSES:
         return _four_crosses(width, height, random.Random(seed))
-    raise ValueError(f"`{start}` is not a start position")
+    return _placed(_PATTERNS[start], width // 2, height // 2, height)
 
 
 def _placed(
@@ -79,7 +77,7 @@ def _four_crosses(width: int, height: int, rng: random.Random) -> tuple[tuple[Pl
 
     found = extend([], 0)
     if found is None:
-        raise ValueError(
+        raise OptionError(
             f"four crosses do not fit on a {width}x{height} board: choose a bigger board"
         )
     dots: list[tuple[Player, Point]] = []

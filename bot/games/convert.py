@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from datetime import UTC, datetime, timedelta
 
 from bot.games.errors import OptionOutOfRange
@@ -15,12 +14,20 @@ from bot.games.models import (
     GameView,
 )
 from bot.storage.rows import ActionRow, ChallengeRow, GameRow
-from engine import Action, Game, Player, Point, Record, Result
-from engine.game import RULES
-from engine.point import MAX_SIZE, MIN_SIZE
-from engine.starts import START_NAMES, start_dots
-
-COLOURS = ("pink", "blue", "random")
+from engine import (
+    Action,
+    Colour,
+    EndReason,
+    Game,
+    OptionError,
+    Player,
+    Point,
+    Record,
+    Result,
+    Rules,
+    Start,
+)
+from engine import check_options as check_game_options
 
 
 def to_ts(when: datetime) -> float:
@@ -45,37 +52,17 @@ def clock_seconds(clock: timedelta) -> int:
 
 
 def check_options(options: GameOptions) -> None:
-    """Refuse options out of range (the clock is checked by ``clock_seconds``).
+    """Refuse options the engine refuses, or an unknown colour (the clock is checked by
+    ``clock_seconds``).
 
     Raises:
-        OptionOutOfRange: with a message naming the option.
+        OptionOutOfRange: with the engine's message naming the option.
     """
-    if not (MIN_SIZE <= options.width <= MAX_SIZE and MIN_SIZE <= options.height <= MAX_SIZE):
-        raise OptionOutOfRange(
-            f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; "
-            f"{options.width}x{options.height} is not"
-        )
-    if options.rules not in RULES:
-        raise OptionOutOfRange(f"`{options.rules}` is not a rule set: choose standard or grounding")
-    if options.start not in START_NAMES:
-        raise OptionOutOfRange(
-            f"`{options.start}` is not a start position: choose {', '.join(START_NAMES)}"
-        )
-    if options.colour not in COLOURS:
-        raise OptionOutOfRange(f"`{options.colour}` is not a colour: choose pink, blue or random")
-    problem = start_problem(options.start, options.width, options.height)
-    if problem:
-        raise OptionOutOfRange(problem)
-
-
-@functools.lru_cache(maxsize=512)
-def start_problem(start: str, width: int, height: int) -> str:
-    """Why ``start`` cannot be set up on this board ("" if it can), as the engine says."""
     try:
-        start_dots(start, width, height, seed=0)
-    except ValueError as error:
-        return str(error)
-    return ""
+        check_game_options(options.width, options.height, options.rules, options.start)
+        Colour.parse(options.colour)
+    except OptionError as error:
+        raise OptionOutOfRange(str(error)) from None
 
 
 def encode_start_dots(dots: tuple[tuple[Player, Point], ...]) -> str:
@@ -103,8 +90,8 @@ def rebuild(row: GameRow, actions: list[ActionRow]) -> Game:
     record = Record(
         row.width,
         row.height,
-        row.rules,  # type: ignore[arg-type]
-        row.start,
+        Rules(row.rules),
+        Start(row.start),
         decode_start_dots(row.start_dots),
         tuple(to_action(action) for action in actions),
     )
@@ -116,7 +103,7 @@ def stored_result(row: GameRow) -> Result | None:
     if row.status != "over" or row.reason is None:
         return None
     winner = Player(row.winner) if row.winner else None
-    return Result(winner, row.pink_score or 0, row.blue_score or 0, row.reason)
+    return Result(winner, row.pink_score or 0, row.blue_score or 0, EndReason(row.reason))
 
 
 def game_view(row: GameRow, game: Game) -> GameView:

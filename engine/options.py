@@ -1,0 +1,206 @@
+"""A game's options, named once: rules, starts, colours, the computer's levels, end reasons.
+
+Each is a ``StrEnum`` whose values are the words stored in the database and offered as slash
+command and command-line choices; ``description`` is what a player reads beside the choice.
+``check_options`` is the one check of a new game's size, rules and start.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from typing import Self
+
+from engine.errors import OptionError
+
+MIN_SIZE = 5
+MAX_SIZE = 52
+
+
+class _Option(enum.StrEnum):
+    """An option chosen by name; ``parse`` reads the name and refuses any other text."""
+
+    @classmethod
+    def noun(cls) -> str:
+        """What one of these is called in a message, e.g. ``"rule set"``."""
+        return cls.__name__.lower()
+
+    @property
+    def description(self) -> str:
+        """The player-facing description shown beside the choice."""
+        return self.value
+
+    @classmethod
+    def choices(cls) -> str:
+        """The names to choose from as a phrase: ``"standard or grounding"``."""
+        names = [member.value for member in cls]
+        return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """The option named ``text`` (any case, spaces around ignored).
+
+        Raises:
+            OptionError: no option of this kind has that name.
+        """
+        try:
+            return cls(str(text).strip().lower())
+        except ValueError:
+            shown = str(text).strip()[:30]
+            raise OptionError(f"`{shown}` is not a {cls.noun()}: choose {cls.choices()}") from None
+
+
+class Rules(_Option):
+    """The rule sets: standard (both end) or grounding (a stop, rule 8)."""
+
+    STANDARD = "standard"
+    GROUNDING = "grounding"
+
+    @classmethod
+    def noun(cls) -> str:
+        """What a rule set is called in a message."""
+        return "rule set"
+
+    @property
+    def description(self) -> str:
+        """What the rules mean for a player, in a few words."""
+        return _RULES[self]
+
+
+class Start(_Option):
+    """The starting positions of rule 9."""
+
+    EMPTY = "empty"
+    CROSS = "cross"
+    DOUBLE_CROSS = "double-cross"
+    TRIPLE_CROSS = "triple-cross"
+    FOUR_CROSSES = "four-crosses"
+
+    @classmethod
+    def noun(cls) -> str:
+        """What a start is called in a message."""
+        return "start position"
+
+    @property
+    def description(self) -> str:
+        """The start in a few words."""
+        return _STARTS[self]
+
+
+class Colour(_Option):
+    """The colour a player asks for at a challenge; ``RANDOM`` is drawn at the start."""
+
+    PINK = "pink"
+    BLUE = "blue"
+    RANDOM = "random"
+
+    @property
+    def description(self) -> str:
+        """The colour as a player reads it, e.g. ``"Pink (moves first)"``."""
+        return _COLOURS[self]
+
+
+class Level(_Option):
+    """The computer's levels of play."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+    @property
+    def description(self) -> str:
+        """How the level plays, in a few words."""
+        return _LEVELS[self]
+
+
+class EndReason(_Option):
+    """Why a game ended (rules 6, 7.2 and 8.2)."""
+
+    ENDED = "ended"
+    RESIGNED = "resigned"
+    TIME = "time"
+    BOARD_FULL = "board full"
+    STOP = "stop"
+
+    @classmethod
+    def noun(cls) -> str:
+        """What an end reason is called in a message."""
+        return "reason a game ends"
+
+    @property
+    def description(self) -> str:
+        """The reason as a result says it: ``"Pink wins 5–3 (both ended)"``."""
+        return _REASONS[self]
+
+
+_RULES = {
+    Rules.STANDARD: "end and let the other play on",
+    Rules.GROUNDING: "a stop hands over ungrounded dots",
+}
+_STARTS = {
+    Start.EMPTY: "an empty board",
+    Start.CROSS: "one cross in the centre",
+    Start.DOUBLE_CROSS: "two crosses side by side in the centre",
+    Start.TRIPLE_CROSS: "three crosses in the centre",
+    Start.FOUR_CROSSES: "four crosses at random in the central half",
+}
+_COLOURS = {
+    Colour.PINK: "Pink (moves first)",
+    Colour.BLUE: "Blue",
+    Colour.RANDOM: "a random colour",
+}
+_LEVELS = {
+    Level.EASY: "takes what it is given",
+    Level.MEDIUM: "sees your threats coming",
+    Level.HARD: "thinks longer (up to 2 s a move)",
+}
+_REASONS = {
+    EndReason.ENDED: "both ended",
+    EndReason.RESIGNED: "resignation",
+    EndReason.TIME: "time ran out",
+    EndReason.BOARD_FULL: "the board is full",
+    EndReason.STOP: "a stop",
+}
+
+
+def check_size(width: int, height: int, smallest: int = MIN_SIZE) -> None:
+    """Refuse a board size outside rule 1.1 (``smallest`` lowers the minimum for analysis).
+
+    Raises:
+        OptionError: the size is out of range.
+    """
+    if not (smallest <= width <= MAX_SIZE and smallest <= height <= MAX_SIZE):
+        raise OptionError(
+            f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; {width}x{height} is not"
+        )
+
+
+def check_options(
+    width: int, height: int, rules: Rules | str, start: Start | str
+) -> tuple[Rules, Start]:
+    """Check a new game's options (rules 1.1, 8 and 9) and return its rules and start.
+
+    A start that cannot be set up on the board (four crosses on a tight board) is refused; the
+    answer for each start and size is remembered, so asking again costs nothing.
+
+    Raises:
+        OptionError: the size is out of range, or the rules or start are unknown or do not fit.
+    """
+    check_size(width, height)
+    chosen_rules, chosen_start = Rules.parse(rules), Start.parse(start)
+    problem = _start_problem(chosen_start, width, height)
+    if problem:
+        raise OptionError(problem)
+    return chosen_rules, chosen_start
+
+
+@functools.lru_cache(maxsize=512)
+def _start_problem(start: Start, width: int, height: int) -> str:
+    """Why ``start`` cannot be set up on this board, or "" when it can."""
+    from engine.starts import start_dots  # noqa: PLC0415 (starts imports this module)
+
+    try:
+        start_dots(start, width, height, seed=0)
+    except OptionError as error:
+        return str(error)
+    return ""
