@@ -1,6 +1,7 @@
 """Speed of the engine: uniformly random legal playouts to the end of the game (issue 2).
 
-Prints moves per second on 10x10 and on 39x32 and the per-move cost ratio 39x32 / 10x10.
+Prints moves per second on 10x10 and on 39x32 and the per-move cost ratio 39x32 / 10x10, and
+how fast ``Board.undo`` takes every move of a playout back (issue 11).
 Run: python bench/engine.py [--seconds N]
 """
 
@@ -36,6 +37,26 @@ def playout(width: int, height: int, rng: random.Random) -> int:
     return moves
 
 
+def undo_rate(width: int, height: int, playouts: int, seed: int) -> float:
+    """Undos per second: random playouts taken back to the empty board, the median of them."""
+    rng = random.Random(seed)
+    rates = []
+    for _ in range(playouts):
+        board = Board(width, height)
+        order = [board.index(p) for p in board.points()]
+        rng.shuffle(order)
+        moves = 0
+        for i in order:
+            if board.is_free_index(i):
+                board.place_index(i, 1 + moves % 2)
+                moves += 1
+        start = time.perf_counter()
+        for _ in range(moves):
+            board.undo()
+        rates.append(moves / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
 def measure(width: int, height: int, seconds: float, seed: int) -> tuple[float, int]:
     """Moves per second over repeated playouts for about ``seconds``; and the playouts run."""
     rng = random.Random(seed)
@@ -61,6 +82,9 @@ def main() -> None:
     print(f"39x32: {large:,.0f} moves/s (median of {large_games} playouts)")
     print(f"cost of a move, 39x32 / 10x10: {small / large:.2f}x")
     print("targets: >= 50,000 moves/s on 39x32; ratio <= 2.0x")
+    for width, height in ((10, 10), (39, 32)):
+        rate = undo_rate(width, height, 20, args.seed)
+        print(f"undo on {width}x{height}: {rate:,.0f} moves/s (median of 20 playouts)")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,12 @@ unanswered or refused moves, ERROR log records), and checks every game's stored 
 against the moves sent: none lost, none duplicated, none out of order.
 Targets: p99 first response <= 250 ms; no move lost or duplicated (exit status 1 otherwise).
 
+With ``--burst N`` (issue 10, must-show 3) N games are started, then one move in each is
+sent in the same instant: it prints whether every first answer came within Discord's 3
+seconds (a later one is refused 10062 by the fake, as by Discord) and the first-answer p99.
+
 Run from the repository root: python bench/load.py [--games 200] [--moves 2000] [--size 20x20]
+or python bench/load.py --burst 50
 """
 
 from __future__ import annotations
@@ -221,6 +226,11 @@ def line(name: str, values: Sequence[float]) -> str:
 
 async def run(args: argparse.Namespace, database: Path) -> int:
     """Drive the bot; print the figures; 0 when the targets are met."""
+    burst = getattr(args, "burst", 0) or 0
+    if burst:
+        # N games, one move each, all sent at once.
+        args = argparse.Namespace(**{**vars(args), "games": burst, "moves": burst})
+        args.ramp = args.think = 0.0
     rng = random.Random(args.seed)
     width, height = NAMED_SIZES[args.size]
     per_game, extra = divmod(args.moves, args.games)
@@ -305,6 +315,20 @@ async def run(args: argparse.Namespace, database: Path) -> int:
             f"{duplicated} duplicated, {disordered} games out of order"
         )
         p99 = percentile(first, 99) if first else float("inf")
+        if burst:
+            deadline = fake.callback_deadline or 3.0
+            in_time = sum(
+                1
+                for h in moves
+                if h.response_latency is not None and h.response_latency <= deadline
+            )
+            late = sum(1 for h in moves for f in h.failures if f.status == 404)
+            print(
+                f"burst: {len(moves)} moves sent at once in {args.games} games; first answer "
+                f"within {deadline:g} s: {in_time}/{len(moves)} "
+                f"({'YES' if in_time == len(moves) == burst else 'NO'}), {late} refused as "
+                f"too late (10062); first-answer p99 {p99:.1f} ms"
+            )
         fast = p99 <= TARGET_P99_MS
         exact = lost == duplicated == disordered == 0 and total == sent == args.moves
         print(
@@ -335,6 +359,13 @@ def main() -> None:
         type=float,
         default=2000.0,
         help="mean think time before each move, in ms (0: saturate the bot)",
+    )
+    parser.add_argument(
+        "--burst",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N games, then one move in each sent at once: is every first answer within 3 s?",
     )
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--database", type=Path, help="keep the SQLite file here")

@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Game
 from renderer import layout, render_gif, render_png
 from renderer import palette as colours
-from renderer.colourblind import distance
 from renderer.demo import sample_game
 from renderer.picture import paint, scene_of
 from renderer.png import compress_level
+from tests.renderer.colourblind import distance
 
 
 def median_ms(game: Game, runs: int) -> tuple[float, float, float, int]:

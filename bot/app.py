@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -11,10 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clocks import Clocks
-from bot.cogs import COGS, DYNAMIC_ITEMS
-from bot.cogs.common import announce, answer_error
+from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES
+from bot.cogs.common import GameBot, answer_error
+from bot.computer_turns import ComputerTurns
 from bot.config import Settings
-from bot.games import GameService, MoveOutcome, Refusal, computer_name, is_computer
+from bot.games import Event, GameService, Refusal
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,13 @@ class DotsTree(app_commands.CommandTree[Any]):
             await answer_error(interaction, original)
 
 
-class DotsBot(commands.Bot):
-    """The Dots bot: slash commands over a GameService, with its clocks.
+class DotsBot(GameBot):
+    """The Dots bot: slash commands over a GameService, with its clocks and the computer's
+    turns.
 
     Built by ``create_bot``; ``setup_hook`` opens the service (unless one was given), starts
-    the clocks, adds the cogs and the dynamic buttons, and syncs the commands.
+    the clocks and the computer's turns, adds the cogs and the dynamic buttons, dispatches
+    the service's events to the cogs' listeners, and syncs the commands.
     """
 
     def __init__(
@@ -75,9 +77,7 @@ class DotsBot(commands.Bot):
         self.clocks = clocks
         self._owns_clocks = clocks is None
         self.sync_commands = sync_commands
-        self.names: dict[int, str] = {}
-        # The computer's turns being played; kept so the tasks are not collected mid-way.
-        self._computer_tasks: set[asyncio.Task[None]] = set()
+        self.turns: ComputerTurns | None = None
 
     @property
     def service(self) -> GameService:
@@ -87,56 +87,30 @@ class DotsBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
-        """Open the service, start the clocks, add cogs and buttons, sync the commands."""
+        """Open the service, start the clocks and the computer's turns, add cogs and buttons,
+        sync the commands."""
         if self._service is None:
             self._service = await GameService.open(self.settings.database)
         if self.clocks is None:
             self.clocks = Clocks(self._service)
+        self.turns = ComputerTurns(self._service)
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        events = self.get_cog("Events")
-        if events is not None:
-            self._service.subscribe(events.on_service_event)  # type: ignore[attr-defined]
+        self._service.subscribe(self.dispatch_event)
         if self._owns_clocks:
             armed = await self.clocks.start()
             log.info("clocks armed: %d", armed)
         # Games left waiting for the computer (it was thinking when the bot stopped).
-        waiting = await self._service.computer_turns()
-        for game_id in waiting:
-            self.computer_to_move(game_id=game_id)
+        waiting = await self.turns.start()
         if waiting:
-            log.info("computer moves resumed: %d", len(waiting))
+            log.info("computer moves resumed: %d", waiting)
         if self.sync_commands:
             await self.sync_tree()
 
-    def computer_to_move(self, *, game_id: int) -> None:
-        """Let the computer play its turn in this game in the background and announce it (its
-        announcement starts the next turn when it plays on alone)."""
-        task = asyncio.get_running_loop().create_task(self._computer_turn(game_id))
-        self._computer_tasks.add(task)
-        task.add_done_callback(self._computer_tasks.discard)
-
-    async def _computer_turn(self, game_id: int) -> None:
-        # Playing on alone (the player has ended), the computer moves until it ends: one post
-        # for the lot, listing the earlier dots, rather than a picture per dot.
-        played: list[MoveOutcome] = []
-        try:
-            while not played or (is_computer(played[-1].next_user_id) and not played[-1].is_over):
-                outcome = await self.service.computer_move(game_id=game_id)
-                if outcome is None:
-                    break
-                played.append(outcome)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the computer's move in game %s failed", game_id)
-        if not played:
-            return
-        try:
-            await announce(self, played[-1], earlier=alone_line(played[:-1]))
-        except Exception:
-            log.exception("could not announce the computer's move in game %s", game_id)
+    def dispatch_event(self, event: Event) -> None:
+        """Hand a service event to the cogs' listeners (``on_dots_time_out`` and so on)."""
+        self.dispatch(EVENT_NAMES[type(event)], event)
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:
         """Sync the slash commands: to the development server when one is set (instant),
@@ -160,10 +134,8 @@ class DotsBot(commands.Bot):
         """Stop the computer's turns, the clocks and the database (when we opened them), then
         disconnect."""
         try:
-            tasks = list(self._computer_tasks)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            if self.turns is not None:
+                await self.turns.stop()
             if self.clocks is not None and self._owns_clocks:
                 await self.clocks.stop()
             if self._service is not None and self._owns_service:
@@ -171,22 +143,6 @@ class DotsBot(commands.Bot):
                 self._service = None
         finally:
             await super().close()
-
-
-def alone_line(outcomes: list[MoveOutcome]) -> str:
-    """The computer's dots played alone before its last action, e.g. ``"Computer (easy)
-    plays on alone: D5, E6 (captures 2)."``; empty when there were none."""
-    dots = []
-    for outcome in outcomes:
-        action, placement = outcome.action, outcome.placement
-        if action is None or action.point is None:
-            continue
-        gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
-        dots.append(action.point.name + (f" (captures {gain})" if gain else ""))
-    if not dots:
-        return ""
-    user_id = outcomes[0].view.user_of(outcomes[0].action.player)  # type: ignore[union-attr]
-    return f"{computer_name(user_id)} plays on alone: {', '.join(dots)}."
 
 
 def create_bot(

@@ -39,13 +39,19 @@ class Settings:
         """Read the settings from ``environ`` (default: ``os.environ`` over ``./.env``).
 
         Raises:
-            ConfigError: ``DOTS_DEV_GUILD`` is not a number or ``DOTS_LOG_LEVEL`` not a level.
+            ConfigError: ``DOTS_DEV_GUILD`` is not a number, ``DOTS_LOG_LEVEL`` not a level,
+                or ``DISCORD_TOKEN`` has a space or line break inside.
         """
         if environ is None:
-            # The environment wins over .env; .env is read from the working directory and
-            # never copied into os.environ (so the token reaches no child process).
+            # The environment wins over .env, except where it is empty: a bare
+            # `DISCORD_TOKEN=` left in a shell or a service file must not hide .env's token.
+            # .env is read from the working directory and never copied into os.environ (so the
+            # token reaches no child process).
             found = dotenv_values(Path.cwd() / ".env") if dotenv else {}
-            environ = {**{k: v for k, v in found.items() if v is not None}, **os.environ}
+            environ = {
+                **{k: v for k, v in found.items() if v is not None},
+                **{k: v for k, v in os.environ.items() if v.strip()},
+            }
         guild_text = environ.get("DOTS_DEV_GUILD", "").strip()
         try:
             dev_guild = int(guild_text) if guild_text else None
@@ -56,8 +62,15 @@ class Settings:
             raise ConfigError(
                 f"DOTS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}"
             )
+        token = environ.get("DISCORD_TOKEN", "").strip()
+        if any(c.isspace() or not c.isprintable() for c in token):
+            # It would reach Discord as a broken Authorization header (aiohttp refuses it).
+            raise ConfigError(
+                "DISCORD_TOKEN has a line break or space inside: copy the token again from the "
+                "developer portal and paste it as one line."
+            )
         return cls(
-            token=environ.get("DISCORD_TOKEN", "").strip(),
+            token=token,
             database=Path(environ.get("DOTS_DATABASE", "").strip() or DEFAULT_DATABASE),
             dev_guild=dev_guild,
             log_level=level,

@@ -13,6 +13,7 @@ saved game is offered, and a new game takes the defaults.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import dataclasses
 import os
@@ -27,9 +28,12 @@ from pathlib import Path
 from types import FrameType, TracebackType
 
 from bot import text
+from bot.computer_turns import ComputerTurns
 from bot.games import (
     COMPUTER_IDS,
     MAX_CLOCK,
+    ComputerMoved,
+    Event,
     GameOptions,
     GameService,
     GameView,
@@ -46,9 +50,9 @@ from engine import (
     Level,
     OptionError,
     Player,
-    Point,
     Rules,
     Start,
+    StopPreview,
     check_options,
     parse_size,
     sgf,
@@ -214,6 +218,8 @@ class LocalGame:
         self.pictures: list[Path] = []
         self.computer = computer_id(options.computer) if options.computer else None
         self.names = dict(NAMES)
+        self._turns: ComputerTurns | None = None
+        self._moved: asyncio.Queue[ComputerMoved] = asyncio.Queue()
 
     async def run(self) -> int:
         """Play until the game is over or the players leave; the exit status."""
@@ -237,6 +243,9 @@ class LocalGame:
             self.write("")
             self._saved()
             return 0
+        finally:
+            if self._turns is not None:
+                await self._turns.stop()
         await self._finish()
         return 0
 
@@ -246,18 +255,37 @@ class LocalGame:
             self.names[colour] = computer_name(user_id) if is_computer(user_id) else colour.label
 
     async def _computer_turn(self) -> None:
-        """Let the computer move (it may play on alone several times after the player ended)."""
+        """Show the computer's move, played by the service's ComputerTurns as soon as the
+        player's move was committed (it may play on alone several times after the player
+        ended)."""
         assert self.view is not None
+        game_id = self.view.game_id
+        if self._turns is None:
+            self._turns = ComputerTurns(self.service)
+            self.service.subscribe(self._computer_moved)
         computer = self.view.to_move_id
         assert computer is not None
         if self.options.computer == "hard":
             self.write(f"{computer_name(computer)} is thinking...")
-        outcome = await self.service.computer_move(game_id=self.view.game_id)
-        if outcome is None:
-            # Someone else (another process on the same file) changed the game: read it again.
-            self.view = await self.service.game(self.view.game_id)
-            return
-        await self._acted(outcome)
+        while True:
+            if self._moved.empty() and not self._turns.is_armed(game_id=game_id):
+                if not is_computer((await self.service.game(game_id)).to_move_id):
+                    # Someone else (another process on the same file) changed the game.
+                    self.view = await self.service.game(game_id)
+                    return
+                self._turns.arm(game_id)
+            try:
+                moved = await asyncio.wait_for(self._moved.get(), timeout=1.0)
+            except TimeoutError:
+                continue
+            if moved.outcome.view.game_id == game_id:
+                break
+        for outcome in moved.outcomes:
+            await self._acted(outcome)
+
+    def _computer_moved(self, event: Event) -> None:
+        if isinstance(event, ComputerMoved):
+            self._moved.put_nowait(event)
 
     def _opponent(self, view: GameView) -> str:
         """Who plays whom, for a description: the computer's level and your colour, or two
@@ -417,7 +445,7 @@ class LocalGame:
                 return False
             if preview.dots:
                 names = ", ".join(point.name for point in preview.dots)
-                path = self._picture(view, suffix="stop-preview", marks=preview.dots)
+                path = self._picture(view, suffix="stop-preview", preview=preview)
                 self.write(f"Handed over: {names}. Picture: {path}")
         return self._yes(f"{mover.label}: really {'stop' if preview else 'end'}? [y/N] ")
 
@@ -437,12 +465,14 @@ class LocalGame:
             self.write(play_on)
         self.write(f"Picture: {self._picture(view)}")
 
-    def _picture(self, view: GameView, *, suffix: str = "", marks: tuple[Point, ...] = ()) -> Path:
+    def _picture(
+        self, view: GameView, *, suffix: str = "", preview: StopPreview | None = None
+    ) -> Path:
         out = self.options.out
         out.mkdir(parents=True, exist_ok=True)
         name = f"dots-game-{view.game_id}-{len(view.game.actions):03d}"
         path = out / f"{name}{'-' + suffix if suffix else ''}.png"
-        path.write_bytes(game_png(view.game, self.names, marks=marks))
+        path.write_bytes(game_png(view.game, self.names, preview=preview))
         if not suffix:
             self.pictures.append(path)
         return path

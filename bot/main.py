@@ -9,18 +9,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
 import aiohttp
 import discord
+from discord.ext import commands
 
 from bot import text
 from bot.app import create_bot
 from bot.config import ConfigError, Settings
 from bot.local import LocalOptions, add_arguments, options_from, play_local
+from bot.logs import redact_handlers
 
 log = logging.getLogger("bot")
+
+# The gateway's close code for a token it does not accept.
+GATEWAY_AUTHENTICATION_FAILED = 4004
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,18 +105,29 @@ def run_local(options: LocalOptions) -> int:
 
 def run_bot(settings: Settings) -> int:
     """Run the bot until it is stopped; a friendly message (never the token) when it fails."""
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
-    bot = create_bot(settings)
-
-    async def runner() -> None:
-        async with bot:
-            await bot.start(settings.token)
-
+    setup_logging(settings)
     try:
-        asyncio.run(runner())
+        return asyncio.run(serve(settings))
     except KeyboardInterrupt:
         log.info("stopped")
         return 0
+
+
+def setup_logging(settings: Settings) -> None:
+    """discord.py's log handler on the root logger, with every secret redacted from it."""
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # At DEBUG discord.py logs interaction tokens (in URLs and events): redact them, and the
+    # bot token should it ever appear.
+    redact_handlers(logging.getLogger(), secrets=[settings.token])
+
+
+async def serve(settings: Settings, *, bot: commands.Bot | None = None) -> int:
+    """Connect and run the bot until it is closed; the exit status, with one clear log line
+    (never a traceback, never the token) for each way starting can fail."""
+    bot = bot if bot is not None else create_bot(settings)
+    try:
+        async with bot:
+            await bot.start(settings.token)
     except discord.LoginFailure:
         log.error(
             "Discord refused the token (DISCORD_TOKEN). Copy it again from the developer "
@@ -119,6 +136,27 @@ def run_bot(settings: Settings) -> int:
         return 1
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused an intent this bot asks for; enable it in the portal.")
+        return 1
+    except discord.ConnectionClosed as error:
+        if error.code == GATEWAY_AUTHENTICATION_FAILED:
+            log.error(
+                "Discord's gateway refused the token (DISCORD_TOKEN; close code 4004): it "
+                "was probably reset. Copy the new one from the developer portal into .env."
+            )
+        else:
+            log.error(
+                "Discord closed the connection (close code %s: %s) and the bot stopped.",
+                error.code,
+                _safe(error, settings.token),
+            )
+        return 1
+    except sqlite3.DatabaseError as error:
+        log.error(
+            "The database file %s is not a SQLite database the bot can use (%s): set "
+            "DOTS_DATABASE to another file, or move this one away.",
+            settings.database,
+            error,
+        )
         return 1
     except (TimeoutError, aiohttp.ClientError, OSError) as error:
         log.error(

@@ -9,12 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 
-from engine import Game, Player, Point
-
-# Submodules, not the package: an editable install made before renderer/__init__.py existed
-# sees `renderer` as a namespace package (see the report).
-from renderer.gif import render_gif
-from renderer.png import render_png
+from engine import Game, Player, Point, StopPreview
+from renderer import render_gif, render_png
 
 
 def game_png(
@@ -23,9 +19,18 @@ def game_png(
     *,
     clock: timedelta | str | None = None,
     marks: Iterable[Point] = (),
+    preview: StopPreview | None = None,
 ) -> bytes:
-    """The current position as PNG bytes, with names, the time left and crosses on ``marks``."""
-    return render_png(game, names=dict(names), clock=clock, marks=tuple(marks), highlight_last=True)
+    """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
+    with ``preview``, what that stop would do (its dots crossed, a header saying so)."""
+    return render_png(
+        game,
+        names=dict(names),
+        clock=clock,
+        marks=tuple(marks),
+        highlight_last=True,
+        preview=preview,
+    )
 
 
 def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:

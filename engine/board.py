@@ -10,6 +10,8 @@ runs of its own live dots can close a ring; only then are rings traced, and the 
 of the rings traced plus the area of a ring that is closed. The check of rule 4.4 (a dot played
 into an empty ring) walks four rays and, when all four end on the opponent's dots, the region
 around the dot, stopping at the first own dot or the board's edge.
+
+Taking a dot back (``undo``) reads a journal of what it changed and costs what placing it did.
 """
 
 from __future__ import annotations
@@ -23,10 +25,29 @@ from engine.point import Player, Point, describe_board
 
 EMPTY = 0
 BORDER = 3
+_BASES_MADE = -(1 << 40)  # a mark in the journal that is no ~index
 
 # Directions clockwise on the picture (the array's rows run downwards): N, NE, E, SE, S, SW, W, NW.
 _DX = (0, 1, 1, 1, 0, -1, -1, -1)
 _DY = (-1, -1, 0, 1, 1, 1, 0, -1)
+
+
+def _run_starts(own: int) -> tuple[int, ...]:
+    """The directions where a run of own neighbours begins (clockwise), for 8 bits of them."""
+    return tuple(k for k in range(8) if own >> k & 1 and not own >> ((k - 1) & 7) & 1)
+
+
+def _corners(own: int) -> int:
+    """How many pairs of runs meet across a corner (N and E own, NE not), for 8 bits."""
+    return sum(
+        1
+        for k in (1, 3, 5, 7)
+        if not own >> k & 1 and own >> (k - 1) & 1 and own >> ((k + 1) & 7) & 1
+    )
+
+
+_RUN_STARTS = tuple(_run_starts(own) for own in range(256))
+_CORNERS = tuple(_corners(own) for own in range(256))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +95,14 @@ class Board:
     __slots__ = (
         "_area_steps",
         "_base_cache",
+        "_base_journal",
         "_bases",
         "_chain",
         "_dirs",
         "_dot",
         "_edge",
         "_free",
+        "_journal",
         "_live",
         "_owner",
         "_scan",
@@ -127,6 +150,15 @@ class Board:
         self._free = width * height
         self._bases: list[_BaseRecord] = []
         self._base_cache: list[Base] | None = None
+        # What each dot changed, for ``undo``. _journal is flat ints, so that a dot allocates no
+        # container (and wakes no garbage collection): per dot, ~index (negative), then its
+        # writes to _chain as (index, old value) pairs, then _BASES_MADE if it made a base. A
+        # free point's chain entry is always itself, so the dot's own is not logged.
+        # _base_journal has one entry per dot that made bases: the free count, the scores and
+        # the bases before the first, and (index, old owner, old live) triples, flat, for every
+        # point its bases took.
+        self._journal: list[int] = []
+        self._base_journal: list[tuple[int, list[int], list[_BaseRecord], list[int]]] = []
 
     # -- points ---------------------------------------------------------------------------
 
@@ -342,6 +374,7 @@ class Board:
         live[i] = player
         self._free -= 1
         made: list[_BaseRecord] = []
+        self._journal.append(~i)
         new_rings = self._new_rings(i, player)
         if new_rings > 0:
             self._close_rings(i, player, new_rings, made)
@@ -349,7 +382,42 @@ class Board:
             self._played_into_ring(i, player, made)
         if made:
             self._base_cache = None
+            self._journal.append(_BASES_MADE)
         return made
+
+    def undo(self) -> Point:
+        """Take back the last dot placed, and everything it did; return its point.
+
+        Reads the journal of what the dot changed (its chain links, and the points, scores and
+        bases of the bases it made), so it costs what the dot cost, never a replay.
+
+        Raises:
+            IndexError: no dot has been placed.
+        """
+        journal = self._journal
+        value = journal.pop()
+        if value == _BASES_MADE:
+            value = journal.pop()
+            free, scores, standing, cells = self._base_journal.pop()
+            owners, live = self._owner, self._live
+            for k in range(len(cells) - 3, -1, -3):
+                c = cells[k]
+                owners[c] = cells[k + 1]
+                live[c] = cells[k + 2]
+            self._free = free
+            self._score = scores
+            self._bases = standing
+            self._base_cache = None
+        chain = self._chain
+        while value >= 0:  # (index, old value) pairs down to the dot's own mark, ~index
+            chain[journal.pop()] = value
+            value = journal.pop()
+        i = ~value
+        chain[i] = i
+        self._dot[i] = EMPTY
+        self._live[i] = EMPTY
+        self._free += 1
+        return self.point_at(i)
 
     def _new_rings(self, i: int, player: int) -> int:
         """At most how many new rings the new dot closes (0: none, so nothing to trace).
@@ -359,36 +427,49 @@ class Board:
         linked directly and close nothing new. So the count is the runs, less those corners,
         less the separate chains they belong to.
 
-        ``_chain`` is a union-find over every dot ever placed, linked as they were placed. A dot
+        ``_chain`` is a union-find over every dot placed, linked as they were placed. A dot
         that dies is not taken out, so two dots in one set may no longer be linked: the count
-        errs only upwards (more tracing), never towards missing a ring. Costs a few finds.
+        errs only upwards (more tracing), never towards missing a ring. Costs a few finds. Every
+        write to ``_chain`` is logged in ``_journal`` as (index, old value), for ``undo``.
         """
-        live, chain, dirs = self._live, self._chain, self._dirs
-        chain[i] = i
+        live, stride = self._live, self.stride
+        # The own live neighbours as 8 bits, N first and clockwise (cheaper than a loop).
+        a, b = i - stride, i + stride
+        own = (
+            (live[a] == player)
+            | (live[a + 1] == player) << 1
+            | (live[i + 1] == player) << 2
+            | (live[b + 1] == player) << 3
+            | (live[b] == player) << 4
+            | (live[b - 1] == player) << 5
+            | (live[i - 1] == player) << 6
+            | (live[a - 1] == player) << 7
+        )
+        starts = _RUN_STARTS[own]
+        if not starts:
+            return 0  # a free point's chain entry is itself already
+        chain, dirs, writes = self._chain, self._dirs, self._journal
         roots: list[int] = []
-        corners = 0
-        previous = live[i + dirs[7]] == player
-        for k, offset in enumerate(dirs):
-            n = i + offset
-            current = live[n] == player
-            if current:
-                if not previous:
-                    # Find the root of this run, halving the path on the way.
-                    while chain[n] != n:
-                        chain[n] = chain[chain[n]]
-                        n = chain[n]
-                    roots.append(n)
-            elif k & 1 and previous and live[i + dirs[(k + 1) & 7]] == player:
-                corners += 1
-            previous = current
-        if not roots:
-            return 0
+        for k in starts:
+            n = i + dirs[k]
+            # Find the root of this run, halving the path on the way.
+            while chain[n] != n:
+                writes.append(n)
+                writes.append(chain[n])
+                chain[n] = chain[chain[n]]
+                n = chain[n]
+            roots.append(n)
         # The new dot joins the first run's set (no new root, so paths stay short).
         first = roots[0]
         chain[i] = first
+        if len(roots) == 1:
+            return 0
         for root in roots:
-            chain[root] = first
-        return len(roots) - corners - len(set(roots))
+            if root != first:
+                writes.append(root)
+                writes.append(root)
+                chain[root] = first
+        return len(roots) - _CORNERS[own] - len(set(roots))
 
     def _close_rings(self, i: int, player: int, new_rings: int, made: list[_BaseRecord]) -> None:
         """Rule 4.1 and 4.2: for each region beside the new dot, the smallest ring around it.
@@ -431,7 +512,7 @@ class Board:
             q = i + dirs[k]
             area = self._area(loop, q)
             if any(live[c] == opponent for c in area):
-                made.append(self._make_base(player, loop, area))
+                made.append(self._make_base(player, loop, area, first=not made))
             found += 1
             if open_seen and found >= new_rings:
                 return
@@ -474,7 +555,7 @@ class Board:
         area = self._area(loop, top)
         if any(live[c] == player and c != i for c in area):
             return
-        made.append(self._make_base(opponent, loop, area))
+        made.append(self._make_base(opponent, loop, area, first=not made))
 
     def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int, int]:
         """Walk the boundary of ``player``'s live dots around the region beside ``start``.
@@ -597,11 +678,17 @@ class Board:
             if c not in outside and c not in dots
         )
 
-    def _make_base(self, owner: int, ring: tuple[int, ...], area: frozenset[int]) -> _BaseRecord:
+    def _make_base(
+        self, owner: int, ring: tuple[int, ...], area: frozenset[int], *, first: bool
+    ) -> _BaseRecord:
         """Make a base: everything in ``area`` becomes ``owner``'s (rules 4.1, 4.5, 5.1, 5.2)."""
         live, dot, owners, score = self._live, self._dot, self._owner, self._score
+        if first:  # the dot's first base: note what its bases change, for ``undo``
+            self._base_journal.append((self._free, score[:], self._bases, []))
+        undo = self._base_journal[-1][3]
         for c in area:
             old = owners[c]
+            undo.extend((c, old, live[c]))
             value = dot[c]
             if old != owner:
                 if value:
@@ -640,6 +727,8 @@ class Board:
         other._free = self._free
         other._bases = self._bases[:]
         other._base_cache = self._base_cache
+        other._journal = self._journal[:]
+        other._base_journal = self._base_journal[:]
         return other
 
     def picture(self) -> str:
@@ -658,6 +747,18 @@ class Board:
                     row.append(".+-"[owner])
             rows.append(" ".join(row))
         return "\n".join(rows)
+
+    def __str__(self) -> str:
+        """The text picture (``picture``)."""
+        return self.picture()
+
+    def __repr__(self) -> str:
+        """``<Board 5x5 Pink 1 Blue 0 '..P../.PpP./..P../...../.....'>``: the size, the scores
+        and the picture's rows, top row first, joined by ``/`` (like a FEN)."""
+        return (
+            f"<Board {self.width}x{self.height} Pink {self._score[1]} Blue {self._score[2]}"
+            f" {self.picture().replace(' ', '').replace(chr(10), '/')!r}>"
+        )
 
     @classmethod
     def from_moves(

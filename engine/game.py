@@ -84,6 +84,11 @@ class StopPreview:
         return mine < theirs
 
 
+_Saved = tuple[
+    Player | None, frozenset[Player], Result | None, int, int, tuple[Point, ...], Placement | None
+]
+
+
 @dataclass(slots=True)
 class _State:
     to_move: Player | None = Player.PINK
@@ -133,6 +138,8 @@ class Game:
             self.board.place(point, player)
         self._actions: list[Action] = []
         self._state = _State()
+        # What each action changed besides the board, for ``pop``: the state before it.
+        self._journal: list[_Saved] = []
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -231,6 +238,25 @@ class Game:
             game.apply(action)
         return game
 
+    def __repr__(self) -> str:
+        """``<Game 10x10 standard 12 actions: Pink to move 1–0 '...'>``: options, how far the
+        game is and the board's picture rows (see ``Board.__repr__``)."""
+        options = f"{self.width}x{self.height} {self.rules}"
+        if self.start is not Start.EMPTY:
+            options += f" {self.start}"
+        if self._state.result is not None:
+            status = self._state.result.describe()
+        else:
+            assert self._state.to_move is not None
+            status = (
+                f"{self._state.to_move.label} to move, "
+                f"Pink {self.score(Player.PINK)} Blue {self.score(Player.BLUE)}"
+            )
+        rows = self.board.picture().replace(" ", "").replace("\n", "/")
+        count = len(self._actions)
+        actions = "1 action" if count == 1 else f"{count} actions"
+        return f"<Game {options}, {actions}: {status} {rows!r}>"
+
     # -- acting ----------------------------------------------------------------------------
 
     def place(self, point: Point | str, player: Player | None = None) -> Placement:
@@ -309,6 +335,7 @@ class Game:
             if action.point is None:
                 raise ValueError("a dot action needs a point")
             return self._place(self.board.point(action.point), player)
+        self._journal.append(self._saved())
         self._actions.append(action)
         if action.kind == "resign":
             self._finish(EndReason.RESIGNED, winner=player.opponent)
@@ -325,7 +352,42 @@ class Game:
                 state.to_move = player.opponent
         return None
 
+    def pop(self) -> Action:
+        """Take back the last action and return it: the position, scores, turn and result are
+        as they were before it (python-chess's ``pop``).
+
+        Reads a journal of what the action changed (``Board.undo`` for a dot), never replays.
+
+        Raises:
+            IndexError: no action has been taken.
+        """
+        if not self._actions:
+            raise IndexError("no action to take back")
+        action = self._actions.pop()
+        saved = self._journal.pop()
+        state = self._state
+        if action.kind == "dot":
+            self.board.undo()
+            state.placed[action.player] -= 1
+        state.to_move, ended, state.result, pink, blue, state.handed_over = saved[:6]
+        state.last_placement = saved[6]
+        state.ended = set(ended)
+        state.bonus[Player.PINK], state.bonus[Player.BLUE] = pink, blue
+        return action
+
     # -- internals -------------------------------------------------------------------------
+
+    def _saved(self) -> _Saved:
+        state = self._state
+        return (
+            state.to_move,
+            frozenset(state.ended),
+            state.result,
+            state.bonus[Player.PINK],
+            state.bonus[Player.BLUE],
+            state.handed_over,
+            state.last_placement,
+        )
 
     def _require_turn(self, player: Player | None = None) -> Player:
         if self.is_over:
@@ -337,8 +399,10 @@ class Game:
         return mover
 
     def _place(self, point: Point, player: Player) -> Placement:
+        saved = self._saved()
         placement = self.board.place(point, player)
         state = self._state
+        self._journal.append(saved)
         self._actions.append(Action("dot", player, point))
         state.placed[player] += 1
         state.last_placement = placement

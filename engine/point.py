@@ -4,12 +4,31 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from typing import NamedTuple
 
 from engine.errors import InvalidPointError, OffBoardError, OptionError
 from engine.options import check_size
 
-_NAME = re.compile(r"^\s*([A-Za-z]{1,2})\s*([0-9]{1,3})\s*$")
+_NAME = re.compile(r"([A-Za-z]{1,2})\s*([0-9]{1,3})", re.ASCII)
+_SIZE = re.compile(r"([0-9]{1,3})\s*[xX×*]\s*([0-9]{1,3})", re.ASCII)
+
+
+def normalise(text: str) -> str:
+    """``text`` as a player meant it: NFKC (full-width ``Ｂ７`` is ``B7``), without invisible
+    characters (zero-width spaces and joiners, marks of direction, soft hyphens, variation
+    selectors) and without whitespace at either end; every other space becomes a plain one."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(
+        " " if char.isspace() else char
+        for char in text
+        if unicodedata.category(char) != "Cf" and not "\ufe00" <= char <= "\ufe0f"
+    ).strip()
+
+
+def _foreign_digits(text: str) -> bool:
+    """Whether ``text`` holds digits other than 0-9 (that NFKC did not map to them)."""
+    return any(char.isdigit() and not "0" <= char <= "9" for char in text)
 
 
 class Player(enum.IntEnum):
@@ -75,9 +94,18 @@ class Point(NamedTuple):
     def __str__(self) -> str:
         return self.name
 
+    def __repr__(self) -> str:
+        """``Point.parse('B7')``; a point that has no name shows its coordinates."""
+        if 0 <= self.x < 26 * 27 and 0 <= self.y < 999:
+            return f"Point.parse({self.name!r})"
+        return f"Point(x={self.x}, y={self.y})"
+
     @classmethod
     def parse(cls, text: str, width: int | None = None, height: int | None = None) -> Point:
-        """Read a point name such as ``"B7"``, ``"b7"`` or ``"B 7"`` (rule 1.2).
+        """Read a point name such as ``"B7"``, ``"b7"``, ``"B 7"`` or ``"Ｂ７"`` (rule 1.2).
+
+        The text is normalised first (``normalise``): NFKC, no whitespace, no invisible
+        characters. Letters must be A-Z and digits 0-9 after that.
 
         With ``width`` and ``height`` the point must also lie on that board.
 
@@ -87,10 +115,16 @@ class Point(NamedTuple):
         """
         if not isinstance(text, str):
             raise InvalidPointError(f"{text!r} is not a point name")
-        match = _NAME.match(text)
+        cleaned = normalise(text)
+        match = _NAME.fullmatch(cleaned)
         if match is None or int(match.group(2)) == 0:
-            shown = f"`{text.strip()[:20]}`" if text.strip() else "An empty name"
+            shown = f"`{cleaned[:20]}`" if cleaned else "An empty name"
             hint = f" ({describe_board(width, height)})" if width and height else ""
+            if _foreign_digits(cleaned):
+                raise InvalidPointError(
+                    f"{shown} is not a point: write the row number with the digits 0-9, "
+                    f"like B7{hint}"
+                )
             raise InvalidPointError(
                 f"{shown} is not a point: a point is a column letter and a row number, "
                 f"like B7{hint}"
@@ -116,14 +150,22 @@ NAMED_SIZES: dict[str, tuple[int, int]] = {
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """Read a board size such as ``"20x20"`` or ``"39x32"`` (rule 1.1).
+    """Read a board size such as ``"20x20"``, ``"39 x 32"`` or ``"２０ｘ２０"`` (rule 1.1).
+
+    The text is normalised as point names are (``normalise``); digits must then be 0-9.
 
     Raises:
         OptionError: not a size, or out of range.
     """
-    match = re.fullmatch(r"\s*(\d{1,3})\s*[xX×*]\s*(\d{1,3})\s*", text or "")
+    cleaned = normalise(text or "")
+    match = _SIZE.fullmatch(cleaned)
     if match is None:
-        raise OptionError(f"`{text[:20]}` is not a board size: write it like 20x20")
+        if _foreign_digits(cleaned):
+            raise OptionError(
+                f"`{cleaned[:20]}` is not a board size: write the numbers with the digits 0-9, "
+                "like 20x20"
+            )
+        raise OptionError(f"`{cleaned[:20]}` is not a board size: write it like 20x20")
     width, height = int(match.group(1)), int(match.group(2))
     check_size(width, height)
     return width, height

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import DotsError
-from engine.game import Action, Game, Record
+from engine.game import Action, Game
 from engine.point import Player, Point
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -155,10 +155,14 @@ def _size(value: str) -> tuple[int, int]:
 
 
 def _split_nodes(body: str) -> list[str]:
-    """The nodes of the main line: the text between ``;`` outside brackets (variations skipped)."""
+    """The nodes of the main line: the text between ``;`` outside brackets.
+
+    The main line is the first variation at every branch (SGF FF[4]): a tree's nodes come
+    before its variations, so the main line goes on into the first ``(`` and ends at the
+    first ``)``; the other variations and any later game in the file are skipped.
+    """
     nodes: list[str] = []
     current: list[str] = []
-    depth = 0
     in_value = False
     escaped = False
     for char in body:
@@ -174,17 +178,13 @@ def _split_nodes(body: str) -> list[str]:
         if char == "[":
             in_value = True
             current.append(char)
-        elif char == "(":
-            depth += 1
-            if depth > 1:
-                break  # a variation: keep the main line only
         elif char == ")":
-            depth -= 1
+            break
         elif char == ";":
             if current:
                 nodes.append("".join(current))
             current = []
-        else:
+        elif char != "(":
             current.append(char)
     if current and "".join(current).strip():
         nodes.append("".join(current))
@@ -199,8 +199,3 @@ def _properties(node: str) -> dict[str, list[str]]:
         ]
         found.setdefault(match.group(1).upper(), []).extend(values)
     return found
-
-
-def record_of(text: str) -> Record:
-    """The record of an SGF text (see ``loads``)."""
-    return loads(text).record

@@ -1,11 +1,11 @@
 """An animated replay of a whole game: one frame per action, the last frame held.
 
 Frames are not drawn whole. After each action only the regions that changed are painted again
-(the new dot, the last-move ring leaving the dot before, new bases, the header), and a frame
-stores only the box around what changed, with unchanged pixels transparent. Pillow's own
-multi-frame GIF writer keeps every full frame in memory (1000 frames of a 39x32 board would
-take about 1 GB), so the file is put together here: Pillow compresses each frame's pixels
-(LZW), this module writes the GIF blocks around them.
+(the new dot, the last-move ring leaving the dot before, new bases, the header's status line
+with the move number), and a frame stores only the box around what changed, with unchanged
+pixels transparent. Pillow's own multi-frame GIF writer keeps every full frame in memory (1000
+frames of a 39x32 board would take about 1 GB), so the file is put together here: Pillow
+compresses each frame's pixels (LZW), this module writes the GIF blocks around them.
 """
 
 from __future__ import annotations
@@ -17,11 +17,22 @@ from collections.abc import Iterator
 from PIL import Image, ImageChops
 
 from engine import Game, Placement, Player, Record
+from renderer import words
 from renderer.layout import Layout, layout
 from renderer.palette import TRANSPARENT, palette_bytes, to_palette
-from renderer.picture import Box, Header, Names, Scene, name_pair, paint, scene_of, shapes
-from renderer.text import clean
+from renderer.picture import (
+    Box,
+    Header,
+    Names,
+    Scene,
+    name_pair,
+    paint,
+    scene_of,
+    shapes,
+    status_box,
+)
 
+_CHANGED = [0] + [255] * 255  # Image.point table: which palette differences are changes
 HOLD_MS = 5000  # how long the last frame stays before the replay starts again
 START_MS = 1000
 
@@ -56,13 +67,13 @@ def render_gif(
     writer = _Writer(lay)
     scene = scene_of(lay, game, names=shown)
     total = len(record.actions)
-    scene.header = _header(game, shown, _status(game, total))
+    scene.header = _header(game, shown, 0, total)
     canvas = to_palette(paint(lay, scene))
     writer.add(canvas.copy(), (0, 0, *lay.size), START_MS if record.actions else hold_ms)
     for n, action in enumerate(record.actions, start=1):
         before = scene
         placement = game.apply(action)
-        header = _header(game, shown, _status(game, total))
+        header = _header(game, shown, n, total)
         scene = _next_scene(lay, game, before, placement, header)
         boxes = list(_changes(lay, before, scene, game, placement))
         previous = {box: canvas.crop(box) for box in boxes}
@@ -73,21 +84,12 @@ def render_gif(
     return writer.finish()
 
 
-def _status(game: Game, total: int) -> str:
-    """The header's second line: it changes only when a player ends and at the result, so
-    that a frame of an ordinary move holds only the board around the move."""
-    ended = " and ".join(p.label for p in Player if p in game.ended)
-    if ended:
-        return f"{ended} ended"
-    plural = "" if total == 1 else "s"
-    return f"Replay of {total} action{plural}, {game.rules} rules"
-
-
-def _header(game: Game, names: tuple[str, str], status: str) -> Header:
+def _header(game: Game, names: tuple[str, str], move: int, total: int) -> Header:
+    """A frame's header: the scores, and the move it shows (or the result, on the last)."""
     scores = (game.score(Player.PINK), game.score(Player.BLUE))
     if game.result is not None:
-        return Header(names, scores, clean(game.result.describe()), game.winner)
-    return Header(names, scores, status, None)
+        return Header(names, scores, words.result_line(game.result, names), game.winner)
+    return Header(names, scores, words.replay_line(move, total, names, game.ended, game.rules))
 
 
 def _next_scene(
@@ -116,8 +118,15 @@ def _changes(
     lay: Layout, before: Scene, after: Scene, game: Game, placement: Placement | None
 ) -> Iterator[Box]:
     """The boxes of the picture that differ between two scenes one action apart."""
-    if before.header != after.header:
-        yield (0, 0, lay.image_width, lay.header_height)
+    old, new = before.header, after.header
+    if old != new:
+        # Most frames change only the status line's move number: repaint just that strip.
+        same_top = (old.names, old.scores, old.status_player) == (
+            new.names,
+            new.scores,
+            new.status_player,
+        )
+        yield status_box(lay) if same_top else (0, 0, lay.image_width, lay.header_height)
     reach = lay.marker_reach
     for point in {before.last, after.last} - {None}:
         if point is not None and before.last != after.last:
@@ -166,31 +175,28 @@ class _Writer:
     def add_change(self, canvas: Image.Image, previous: dict[Box, Image.Image], ms: int) -> None:
         """Queue the next frame from ``canvas`` and the pixels its changed boxes held before;
         an action that changed nothing lengthens the frame before."""
-        if not previous:
-            self.pending_ms += ms
-            return
-        left = min(box[0] for box in previous)
-        top = min(box[1] for box in previous)
-        right = max(box[2] for box in previous)
-        bottom = max(box[3] for box in previous)
-        old = Image.new("P", (right - left, bottom - top), TRANSPARENT)
+        # Each box is compared on its own (the boxes are small; the box around all of them,
+        # from the header's status line down to the move, is mostly untouched).
+        changes = []
         for box, pixels in previous.items():
-            old.paste(pixels, (box[0] - left, box[1] - top))
-        new = canvas.crop((left, top, right, bottom))
-        changed = ImageChops.subtract_modulo(new, old)
-        # Pixels outside every changed box compare against TRANSPARENT: count them unchanged.
-        outside = Image.new("1", new.size, 1)
-        for box in previous:
-            outside.paste(0, (box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-        changed.paste(0, mask=outside)
-        bbox = changed.getbbox()
-        if bbox is None:
+            new = canvas.crop(box)
+            changed = ImageChops.subtract_modulo(new, pixels)
+            inner = changed.getbbox()
+            if inner is not None:
+                mask = changed.point(_CHANGED, "1")
+                changes.append((box, new, mask, inner))
+        if not changes:
             self.pending_ms += ms
             return
-        new = new.crop(bbox)
-        unchanged = changed.crop(bbox).point([255] + [0] * 255, "1")
-        new.paste(TRANSPARENT, mask=unchanged)
-        self.add(new, (left + bbox[0], top + bbox[1], 0, 0), ms, transparent=True)
+        left = min(box[0] + inner[0] for box, _, _, inner in changes)
+        top = min(box[1] + inner[1] for box, _, _, inner in changes)
+        right = max(box[0] + inner[2] for box, _, _, inner in changes)
+        bottom = max(box[1] + inner[3] for box, _, _, inner in changes)
+        frame = Image.new("P", (right - left, bottom - top), TRANSPARENT)
+        frame.putpalette(canvas.getpalette() or [])
+        for box, new, mask, _ in changes:
+            frame.paste(new, (box[0] - left, box[1] - top), mask)
+        self.add(frame, (left, top, 0, 0), ms, transparent=True)
 
     def _flush(self) -> None:
         if self.pending is None:

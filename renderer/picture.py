@@ -11,8 +11,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 from PIL import _imaging as pillow_core
 
-from engine import Base, Board, Game, Player, Point
-from renderer import sprites
+from engine import Base, Board, Game, Player, Point, StopPreview
+from renderer import sprites, words
 from renderer.layout import Layout
 from renderer.palette import COLOURS, INK, LABEL, PAPER, Rgb
 from renderer.paper import paper, tinted
@@ -126,19 +126,17 @@ def clock_text(clock: Clock) -> str:
 
 
 def game_status(game: Game, names: tuple[str, str], clock: Clock) -> tuple[str, Player | None]:
-    """The second header line for ``game``: the result, or whose turn it is with the clock."""
+    """The second header line for ``game``: the result naming the winner, or whose turn it
+    is with the clock."""
     result = game.result
     if result is not None:
-        return clean(result.describe()), result.winner
+        return words.result_line(result, names), result.winner
     mover = game.to_move
     assert mover is not None
-    text = f"{names[mover - 1]} to move"
-    if mover.opponent in game.ended:
-        text += f" ({names[mover.opponent - 1]} has ended)"
-    shown = clock_text(clock)
-    if shown:
-        text += f", {shown}"
-    return text, mover
+    line = words.turn_line(
+        mover, names, opponent_ended=mover.opponent in game.ended, clock=clock_text(clock)
+    )
+    return line, mover
 
 
 _SHAPES: dict[tuple[Layout, Player, tuple[Point, ...]], Shape] = {}
@@ -181,12 +179,18 @@ def scene_of(
     marks: Sequence[Point | str] = (),
     highlight_last: bool = True,
     status: str | None = None,
+    preview: StopPreview | None = None,
 ) -> Scene:
     """The scene of a game or a board (a board has no turn: its header shows the scores).
 
     ``status``, when given, replaces the header's second line (whose turn it is, or the result).
+    ``preview`` shows what a stop would do (rule 8.2): its dots crossed, and a header that
+    says it is a preview.
     """
     shown = name_pair(names)
+    if preview is not None:
+        marks = marks or preview.dots
+        status = status or words.preview_line(preview.player, shown, len(preview.dots))
     if isinstance(position, Game):
         board = position.board
         scores = (position.score(Player.PINK), position.score(Player.BLUE))
@@ -203,6 +207,8 @@ def scene_of(
         fresh, last = (), None
     if status is not None:
         line = clean(status)
+        if preview is not None:
+            player = preview.player
     return Scene(
         dots=board_dots(board),
         bases=shapes(lay, board.bases, fresh),
@@ -210,6 +216,19 @@ def scene_of(
         marks=tuple(board.point(p) for p in marks),
         header=Header(shown, scores, line, player),
     )
+
+
+def header_lines(lay: Layout) -> tuple[int, int]:
+    """The heights of the middles of the header's two lines: names and scores, then status."""
+    size, small = lay.header_size, lay.status_size
+    line1 = round(size * 0.45 + size * 0.65)
+    return line1, round(line1 + size * 0.7 + small * 0.75)
+
+
+def status_box(lay: Layout) -> Box:
+    """The strip of the header that holds the status line (below the names and scores)."""
+    line1, line2 = header_lines(lay)
+    return (0, (line1 + line2) // 2, lay.image_width, lay.header_height)
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -353,11 +372,12 @@ class _Canvas:
         lay = self.lay
         size, small = lay.header_size, lay.status_size
         x0 = max(10, round(lay.left - lay.label_gap - lay.label_size * 0.6))
-        line1 = round(size * 0.45 + size * 0.65)
-        line2 = round(line1 + size * 0.7 + small * 0.75)
+        line1, line2 = header_lines(lay)
         half = (lay.image_width - 2 * x0) / 2
         face = font(size)
-        for n, player in enumerate((Player.PINK, Player.BLUE)):
+        # A box below the first line (a replay frame's new move number) skips its names.
+        names_shown = self.box[1] < (line1 + line2) // 2
+        for n, player in enumerate((Player.PINK, Player.BLUE) if names_shown else ()):
             x = x0 + n * half
             self.swatch(player, size * 0.36, (x + size * 0.36, line1))
             score = str(header.scores[n])

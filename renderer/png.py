@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from engine import Board, Game, Point
+from engine import Board, Game, Point, StopPreview
 from renderer.layout import layout
 from renderer.palette import to_palette
 from renderer.picture import Clock, Names, paint, scene_of
@@ -32,6 +32,7 @@ def render_png(
     highlight_last: bool = True,
     labels: bool = True,
     status: str | None = None,
+    preview: StopPreview | None = None,
 ) -> bytes:
     """The PNG of a game or a board.
 
@@ -40,8 +41,9 @@ def render_png(
     points drawn with a cross (the dots a stop would hand over, rule 8.2); a game over by a stop
     marks the dots it handed over when no marks are given. ``highlight_last`` marks the last dot
     and emphasises the bases it made; ``labels`` draws the coordinates around the board.
-    ``status`` replaces the line under the names (whose turn it is, or the result), e.g. to
-    say what a previewed stop would do.
+    ``status`` replaces the line under the names (whose turn it is, or the result).
+    ``preview`` draws what a stop would do now (``Game.stop_preview``): its dots crossed and
+    the header marked as a preview.
 
     Raises:
         InvalidPointError, OffBoardError: a mark that is not a point of this board.
@@ -56,6 +58,7 @@ def render_png(
         marks=marks,
         highlight_last=highlight_last,
         status=status,
+        preview=preview,
     )
     image = to_palette(paint(lay, scene, labels=labels))
     out = io.BytesIO()

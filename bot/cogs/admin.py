@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import clock_option, send_to_game
-from bot.cogs.play import CLOCK_CHOICES
-
-if TYPE_CHECKING:
-    from bot.app import DotsBot
+from bot.cogs.common import GameBot, send_to_game
+from bot.cogs.options import CLOCK_CHOICES, clock_option
 
 
 class NotAnAdmin(app_commands.CheckFailure):
@@ -40,7 +37,7 @@ class Admin(
 ):
     """`/dots-admin cancel` and `/dots-admin settings`."""
 
-    def __init__(self, bot: DotsBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 

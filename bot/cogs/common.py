@@ -9,16 +9,18 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
+from discord.ext import commands
 
 from bot import text
 from bot.games import (
-    MAX_CLOCK,
-    MIN_CLOCK,
+    GameService,
     GameView,
     MoveOutcome,
     NoSuchGame,
@@ -28,16 +30,70 @@ from bot.games import (
     utc_now,
 )
 from bot.pictures import game_gif, game_png
-from engine import DotsError, Player, Point, parse_size
-
-if TYPE_CHECKING:
-    from bot.app import DotsBot
+from engine import DotsError, Player, Point, StopPreview
 
 log = logging.getLogger(__name__)
 
-# Clocks this long or longer get direct messages on the player's turn (the issue's threshold).
+# Clocks this long or longer get direct messages on the player's turn: a shorter turn is
+# over before a direct message would help.
 DM_MIN_CLOCK_SECONDS = 3600
 MAX_SUGGESTIONS = 25
+# How long the computer's post waits for the post of the move it answers.
+POST_ORDER_WAIT = 10.0
+
+
+class PostOrder:
+    """Keeps a game's posts in the order of its actions.
+
+    The computer's reply is searched as soon as the player's move is committed, so it may be
+    ready before the player's move is posted. A handler that acts in a game marks it
+    ``pending`` from before it calls the service until its post is sent (or failed); the
+    computer's post waits while a game is pending, for ``POST_ORDER_WAIT`` seconds at most,
+    so a lost post delays nothing for long.
+    """
+
+    def __init__(self, *, wait: float = POST_ORDER_WAIT) -> None:
+        self.wait = wait
+        self._pending: Counter[int] = Counter()
+        self._idle: dict[int, asyncio.Event] = {}
+
+    @contextmanager
+    def pending(self, game_id: int) -> Iterator[None]:
+        """Mark the game as having a post on its way for the duration of the block."""
+        self._pending[game_id] += 1
+        self._idle.setdefault(game_id, asyncio.Event())
+        try:
+            yield
+        finally:
+            self._pending[game_id] -= 1
+            if self._pending[game_id] <= 0:
+                del self._pending[game_id]
+                self._idle.pop(game_id).set()
+
+    async def idle(self, game_id: int) -> None:
+        """Wait until no post of this game is on its way (``wait`` seconds at most)."""
+        event = self._idle.get(game_id)
+        if event is None:
+            return
+        try:
+            await asyncio.wait_for(event.wait(), self.wait)
+        except TimeoutError:
+            log.info("game %s: posting the computer's move without waiting", game_id)
+
+
+class GameBot(commands.Bot):
+    """What the cogs use of the bot (``bot.app.DotsBot`` is the one they get): its game
+    service, the display names it has seen and the order of each game's posts."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.names: dict[int, str] = {}
+        self.posts = PostOrder()
+
+    @property
+    def service(self) -> GameService:
+        """The game service."""
+        raise NotImplementedError
 
 
 class NoRunningGame(Refusal):
@@ -61,8 +117,8 @@ def sentence(message: str) -> str:
     return message if message[-1] in ".!?" else message + "."
 
 
-def bot_of(interaction: discord.Interaction[Any]) -> DotsBot:
-    """The DotsBot handling ``interaction``."""
+def bot_of(interaction: discord.Interaction[Any]) -> GameBot:
+    """The bot handling ``interaction``."""
     return interaction.client  # type: ignore[no-any-return]
 
 
@@ -90,34 +146,6 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     else:
         log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
         await refuse(interaction, "Sorry, something went wrong on my side. It has been logged.")
-
-
-def size_option(value: str) -> tuple[int, int]:
-    """The board size a ``size`` option names (any WxH within rule 1.1, not only the choices).
-
-    Raises:
-        Refusal: not a size, or out of range.
-    """
-    try:
-        return parse_size(value)
-    except ValueError as error:
-        raise Refusal(str(error)) from None
-
-
-def clock_option(seconds: int | None) -> timedelta | None:
-    """The move clock a ``clock`` option gives, checked against 30 seconds to 7 days.
-
-    Raises:
-        Refusal: out of range (also a number too large for a duration).
-    """
-    if seconds is None:
-        return None
-    if not MIN_CLOCK.total_seconds() <= seconds <= MAX_CLOCK.total_seconds():
-        raise Refusal(
-            f"a move clock is {text.format_duration(MIN_CLOCK)} to "
-            f"{text.format_duration(MAX_CLOCK)}"
-        )
-    return timedelta(seconds=seconds)
 
 
 def in_game_channel(interaction: discord.Interaction[Any], view: GameView) -> bool:
@@ -181,7 +209,7 @@ async def resolve_game(
     return games[0]
 
 
-async def display_name(bot: DotsBot, user_id: int) -> str:
+async def display_name(bot: GameBot, user_id: int) -> str:
     """A user's name for pictures and thread names (cached; no members intent needed); the
     computer's name for its pseudo user ids."""
     if is_computer(user_id):
@@ -200,7 +228,7 @@ async def display_name(bot: DotsBot, user_id: int) -> str:
     return name
 
 
-async def picture_names(bot: DotsBot, view: GameView) -> dict[Player, str]:
+async def picture_names(bot: GameBot, view: GameView) -> dict[Player, str]:
     """Both players' display names, by colour."""
     return {
         Player.PINK: await display_name(bot, view.pink_id),
@@ -226,18 +254,24 @@ def clock_left(view: GameView) -> timedelta | None:
 
 
 async def picture_file(
-    bot: DotsBot, view: GameView, *, marks: Iterable[Point] = (), name: str = ""
+    bot: GameBot,
+    view: GameView,
+    *,
+    marks: Iterable[Point] = (),
+    name: str = "",
+    preview: StopPreview | None = None,
 ) -> discord.File:
-    """The game's picture as a file to attach, rendered off the event loop."""
+    """The game's picture as a file to attach, rendered off the event loop (``preview``: what
+    that stop would do, see ``game_png``)."""
     names = await picture_names(bot, view)
     png = await asyncio.to_thread(
-        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks)
+        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
 
 
-async def replay_file(bot: DotsBot, view: GameView) -> discord.File:
+async def replay_file(bot: GameBot, view: GameView) -> discord.File:
     """The game's animated replay as a file to attach, rendered off the event loop."""
     names = await picture_names(bot, view)
     gif = await asyncio.to_thread(game_gif, view.game, names)
@@ -264,7 +298,7 @@ def status_text(view: GameView, *, headline: str = "") -> str:
 
 
 async def outcome_message(
-    bot: DotsBot, outcome: MoveOutcome, *, earlier: str = ""
+    bot: GameBot, outcome: MoveOutcome, *, earlier: str = ""
 ) -> tuple[str, list[discord.File]]:
     """The text and files announcing an outcome: picture, and at the end ratings and replay;
     ``earlier`` says what happened before this action (moves not announced one by one)."""
@@ -288,15 +322,15 @@ async def outcome_message(
 
 
 async def announce(
-    bot: DotsBot,
+    bot: GameBot,
     outcome: MoveOutcome,
     *,
     interaction: discord.Interaction[Any] | None = None,
     earlier: str = "",
 ) -> None:
     """Post an outcome in the game's thread (as the interaction's answer when given), then
-    direct-message the player to move if they asked for it on a long clock, or, when the
-    computer is to move, let it think (in the background; its move is announced the same way)."""
+    direct-message the player to move if they asked for it on a long clock. (The computer's
+    turn needs nothing from here: the service arms it when the move is committed.)"""
     content, files = await outcome_message(bot, outcome, earlier=earlier)
     view = outcome.view
     if interaction is None:
@@ -310,14 +344,11 @@ async def announce(
             content, files = await outcome_message(bot, outcome, earlier=earlier)
             await send_to_game(bot, view, content, files=files)
     if outcome.next_user_id is not None and not outcome.is_over:
-        if is_computer(outcome.next_user_id):
-            bot.computer_to_move(game_id=view.game_id)
-        else:
-            await notify_turn(bot, view, outcome.next_user_id)
+        await notify_turn(bot, view, outcome.next_user_id)
 
 
 async def send_to_game(
-    bot: DotsBot, view: GameView, content: str, *, files: Sequence[discord.File] = ()
+    bot: GameBot, view: GameView, content: str, *, files: Sequence[discord.File] = ()
 ) -> discord.Message | None:
     """Post in a game's thread (or channel); None when Discord refuses."""
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
@@ -328,7 +359,7 @@ async def send_to_game(
         return None
 
 
-async def notify_turn(bot: DotsBot, view: GameView, user_id: int, *, reminder: str = "") -> None:
+async def notify_turn(bot: GameBot, view: GameView, user_id: int, *, reminder: str = "") -> None:
     """DM ``user_id`` that it is their turn (long clocks, opted in); the thread when DMs fail.
     Never the computer (it has no account)."""
     if is_computer(user_id) or view.clock.total_seconds() < DM_MIN_CLOCK_SECONDS:

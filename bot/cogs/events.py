@@ -1,41 +1,52 @@
-"""What happens without anyone typing: expired challenges, time-outs, reminders."""
+"""What happens without anyone typing: expired challenges, time-outs, reminders and the
+computer's moves.
+
+The service publishes these events; ``bot.app.DotsBot`` dispatches each through discord.py
+(``bot.dispatch("dots_time_out", event)``), and the listeners here post them.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import announce, jump_url, notify_turn, send_to_game
-from bot.cogs.play import challenge_view
-from bot.games import ChallengeExpired, Event, Reminder, TimedOut, is_computer
-
-if TYPE_CHECKING:
-    from bot.app import DotsBot
+from bot.cogs.buttons import challenge_view
+from bot.cogs.common import GameBot, announce, jump_url, notify_turn, send_to_game
+from bot.games import (
+    ChallengeExpired,
+    ComputerMoved,
+    Event,
+    MoveOutcome,
+    Reminder,
+    TimedOut,
+    computer_name,
+    is_computer,
+)
 
 log = logging.getLogger(__name__)
+
+# The name each event is dispatched under: a listener ``on_<name>`` receives it.
+EVENT_NAMES: dict[type[Event], str] = {
+    ChallengeExpired: "dots_challenge_expired",
+    TimedOut: "dots_time_out",
+    Reminder: "dots_reminder",
+    ComputerMoved: "dots_computer_moved",
+}
 
 
 class Events(commands.Cog):
     """Posts the service's events: a challenge's buttons disabled when it expires, a time-out's
-    outcome in the game's thread, and the reminder when a third of a long clock is left."""
+    outcome in the game's thread, the reminder when a third of a long clock is left, and the
+    computer's moves."""
 
-    def __init__(self, bot: DotsBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    async def on_service_event(self, event: Event) -> None:
-        """Handle one service event (the service logs anything raised here)."""
-        if isinstance(event, ChallengeExpired):
-            await self.challenge_expired(event)
-        elif isinstance(event, TimedOut):
-            await announce(self.bot, event.outcome)
-        elif isinstance(event, Reminder):
-            await self.remind(event)
-
-    async def challenge_expired(self, event: ChallengeExpired) -> None:
+    @commands.Cog.listener()
+    async def on_dots_challenge_expired(self, event: ChallengeExpired) -> None:
         """Edit the challenge message: expired, buttons disabled."""
         challenge = event.challenge
         if challenge.message_id is None:
@@ -56,7 +67,13 @@ class Events(commands.Cog):
         except discord.HTTPException:
             log.info("could not edit expired challenge %s", challenge.challenge_id)
 
-    async def remind(self, event: Reminder) -> None:
+    @commands.Cog.listener()
+    async def on_dots_time_out(self, event: TimedOut) -> None:
+        """Post the time-out's outcome."""
+        await announce(self.bot, event.outcome)
+
+    @commands.Cog.listener()
+    async def on_dots_reminder(self, event: Reminder) -> None:
         """A third of the clock is left: DM (if opted in) or ping in the thread; the computer
         needs no reminder."""
         if is_computer(event.user_id):
@@ -70,3 +87,27 @@ class Events(commands.Cog):
             )
         else:
             await send_to_game(self.bot, view, f"<@{event.user_id}> {message}.")
+
+    @commands.Cog.listener()
+    async def on_dots_computer_moved(self, event: ComputerMoved) -> None:
+        """Post the computer's move (one post for dots it played on alone), after the post of
+        the move it answers."""
+        await self.bot.posts.idle(event.outcome.view.game_id)
+        await announce(self.bot, event.outcome, earlier=alone_line(event.outcomes[:-1]))
+
+
+def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:
+    """The computer's dots played alone before its last action, e.g. ``"Computer (easy)
+    plays on alone: D5, E6 (captures 2)."``; empty when there were none."""
+    dots = []
+    user_id: int | None = None
+    for outcome in outcomes:
+        action, placement = outcome.action, outcome.placement
+        if action is None or action.point is None:
+            continue
+        user_id = outcome.view.user_of(action.player)
+        gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
+        dots.append(action.point.name + (f" (captures {gain})" if gain else ""))
+    if user_id is None:
+        return ""
+    return f"{computer_name(user_id)} plays on alone: {', '.join(dots)}."

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import bot_of, mention, picture_names, replay_file
+from bot.cogs.common import GameBot, bot_of, mention, picture_names, replay_file
 from bot.games import NoSuchGame
 from bot.pictures import game_png
 from engine import Game, Player, Point, sgf
-
-if TYPE_CHECKING:
-    from bot.app import DotsBot
 
 HELP = """\
 **Dots**: surround your opponent's dots to capture them. `/rules` explains the game.
@@ -69,7 +66,7 @@ def _rule_files() -> list[tuple[str, bytes]]:
 class Info(commands.Cog):
     """Rules, help, notifications, leaderboard, stats, history, export."""
 
-    def __init__(self, bot: DotsBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._rule_pictures: list[tuple[str, bytes]] | None = None
 

@@ -4,6 +4,7 @@ Typical use::
 
     service = await GameService.open("dots.sqlite3")
     clocks = Clocks(service); await clocks.start()
+    turns = ComputerTurns(service); await turns.start()  # the computer's moves, as events
     challenge = await service.challenge(guild_id=g, channel_id=c, challenger_id=a, opponent_id=b)
     view = await service.accept(challenge_id=challenge.challenge_id, user_id=b)
     outcome = await service.place(game_id=view.game_id, user_id=view.pink_id, point="E5")
@@ -44,6 +45,7 @@ from bot.games.models import (
     Challenge,
     ChallengeExpired,
     ClockChange,
+    ComputerMoved,
     Event,
     GameOptions,
     GameView,
@@ -73,6 +75,7 @@ __all__ = [
     "ChallengeExists",
     "ChallengeExpired",
     "ClockChange",
+    "ComputerMoved",
     "Event",
     "GameChanged",
     "GameOptions",

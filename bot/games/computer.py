@@ -8,6 +8,8 @@ as its name ("Computer (hard)") and never mention it or send it a direct message
 The search (``ai.choose_from_record``) is CPU-bound pure Python: in a thread it would hold the
 GIL and stall the event loop for the whole think (up to ~2 s on hard; bench/think_lag.py
 measures it), so ``Thinker`` runs it in a one-worker process pool, started on first use.
+``bot.computer_turns.ComputerTurns`` decides when the computer moves and retries a failed
+search; its last resort is ``Thinker.choose(..., cheap=True)``, a short search in a thread.
 """
 
 from __future__ import annotations
@@ -16,18 +18,24 @@ import asyncio
 import logging
 import multiprocessing
 import signal
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
 import ai
-from engine import Record
+from engine import Level, Record
 
 log = logging.getLogger(__name__)
 
-COMPUTER_IDS: dict[str, int] = {"easy": -1, "medium": -2, "hard": -3}
+# One pseudo user per level of the engine's ``Level``; these ids are stored in game rows.
+COMPUTER_IDS: dict[str, int] = {Level.EASY: -1, Level.MEDIUM: -2, Level.HARD: -3}
 LEVEL_OF: dict[int, str] = {user_id: level for level, user_id in COMPUTER_IDS.items()}
-DEFAULT_LEVEL = "medium"
+DEFAULT_LEVEL = Level.MEDIUM
+# The last-resort search (worker processes keep dying): a few playouts in a thread, which holds
+# the GIL for at most CHEAP_SECONDS.
+CHEAP_ITERATIONS = 30
+CHEAP_SECONDS = 0.2
 
 
 def computer_id(level: str) -> int:
@@ -113,20 +121,37 @@ class Thinker:
                 )
         return self._pool
 
-    async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
-        """The computer's decision for the player to move in ``record``'s game.
+    async def choose(
+        self, record: Record, level: str, seed: int, *, cheap: bool = False
+    ) -> ai.Decision:
+        """The computer's decision for the player to move in ``record``'s game; ``cheap``: a
+        short search in a thread instead of the pool (the last resort when the pool fails).
 
         Raises:
             GameOverError: the game is over.
+            BrokenProcessPool: the worker died again after being replaced.
         """
-        call = partial(ai.choose_from_record, record, level, seed, iterations=self.iterations)
+        if cheap:
+            iterations = min(self.iterations or CHEAP_ITERATIONS, CHEAP_ITERATIONS)
+            return await asyncio.to_thread(
+                ai.choose_from_record,
+                record,
+                level,
+                seed,
+                iterations=iterations,
+                max_seconds=CHEAP_SECONDS,
+            )
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), call)
+            return await loop.run_in_executor(self._executor(), self._search(record, level, seed))
         except BrokenProcessPool:
             log.warning("the computer's worker process died; starting a new one")
             self.close()
-            return await loop.run_in_executor(self._executor(), call)
+            return await loop.run_in_executor(self._executor(), self._search(record, level, seed))
+
+    def _search(self, record: Record, level: str, seed: int) -> Callable[[], ai.Decision]:
+        """The picklable call a worker runs for one search."""
+        return partial(ai.choose_from_record, record, level, seed, iterations=self.iterations)
 
     def close(self) -> None:
         """Stop the worker (a search under way is abandoned)."""

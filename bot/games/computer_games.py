@@ -5,10 +5,18 @@ unrated, so everything else (clocks, queries, time-outs, the pictures) works unc
 computer's move is searched off the event loop WITHOUT the game's lock (a hard search takes
 up to ~2 s), then applied under the lock through the same committed path as a human's move,
 only if the game did not change meanwhile (same number of actions).
+
+The service knows after every committed action whether the computer is to move: it then
+calls its turn listeners (``watch_turns``), and ``bot.computer_turns.ComputerTurns`` arms a
+task that plays the turn and publishes ``ComputerMoved``. No adapter has to ask for it.
 """
 
 from __future__ import annotations
 
+import copy
+import logging
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.games import convert
@@ -22,6 +30,7 @@ from bot.games.computer import (
     move_seed,
 )
 from bot.games.convert import decode_start_dots, to_ts
+from bot.games.core import Live
 from bot.games.errors import (
     GameChanged,
     NotAgainstComputer,
@@ -29,11 +38,13 @@ from bot.games.errors import (
     OptionOutOfRange,
     Refusal,
 )
-from bot.games.models import GameOptions, GameView, MoveOutcome, Undone
+from bot.games.models import Event, GameOptions, GameView, MoveOutcome, Undone
 from bot.games.play import PlayCases
 from bot.storage import Store
-from engine import DotsError, Game, Placement, Player
+from engine import Action, DotsError, Game, Placement, Player
 from engine.game import Record
+
+log = logging.getLogger(__name__)
 
 
 class ComputerCases(ChallengeCases, PlayCases):
@@ -46,6 +57,35 @@ class ComputerCases(ChallengeCases, PlayCases):
         # Games whose computer move is being searched: a second request for the same game
         # returns at once instead of searching the same position twice.
         self._thinking: set[int] = set()
+        self._turn_listeners: list[Callable[[int], None]] = []
+
+    def watch_turns(self, listener: Callable[[int], None]) -> None:
+        """Call ``listener(game_id)`` (synchronously, under the game's lock, once committed)
+        whenever the computer is to move: after a start where it is Pink and after every
+        action that leaves it to move. ``bot.computer_turns.ComputerTurns`` uses this."""
+        self._turn_listeners.append(listener)
+
+    def _computer_to_play(self, game_id: int) -> None:
+        for listener in self._turn_listeners:
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("turn listener failed")
+
+    async def _commit(self, live: Live, action: Action, placement: Placement | None) -> MoveOutcome:
+        outcome = await super()._commit(live, action, placement)
+        if not outcome.is_over and is_computer(outcome.next_user_id):
+            # The computer moves in the cached game at once, maybe before the adapter has
+            # shown this action: give the caller a copy of the position as it is now
+            # (bench/snapshot.py: under a millisecond, once per move against the computer).
+            frozen = replace(outcome.view, game=snapshot(live.game))
+            outcome = replace(outcome, view=frozen)
+            self._computer_to_play(live.row.game_id)
+        return outcome
+
+    async def publish(self, event: Event) -> None:
+        """Give ``event`` to every subscriber (see ``subscribe``); used by the computer's turns."""
+        await self._publish(event)
 
     async def close(self) -> None:
         """Stop the computer's worker, then close the database."""
@@ -63,7 +103,7 @@ class ComputerCases(ChallengeCases, PlayCases):
     ) -> GameView:
         """Start an unrated game of ``user_id`` against the computer at ``level``;
         ``options.colour`` is the player's colour (random by default). When the computer is
-        Pink, call ``computer_move`` next.
+        Pink, its turn listeners are told (see ``watch_turns``).
 
         Raises:
             OptionOutOfRange (also for an unknown level), CannotChallengeSelf.
@@ -86,17 +126,21 @@ class ComputerCases(ChallengeCases, PlayCases):
             colour=colour,
             rated=False,
         )
-        return await self.start_game(
+        view = await self.start_game(
             guild_id=guild_id, channel_id=channel_id, pink_id=pink, blue_id=blue, options=options
         )
+        if is_computer(view.to_move_id):
+            self._computer_to_play(view.game_id)
+        return view
 
-    async def computer_move(self, *, game_id: int) -> MoveOutcome | None:
+    async def computer_move(self, *, game_id: int, cheap: bool = False) -> MoveOutcome | None:
         """If the computer is to move in this running game, search its move off the event loop
         and play it (committed before returning); None when it is not the computer's turn,
         the game is over or unknown, it is already thinking here, or the game changed while
-        it thought.
+        it thought. ``cheap``: a short search in a thread (the last resort, see ``Thinker``).
 
         Raises:
+            BrokenProcessPool: the search's worker process died (twice).
             DotsError: the computer chose an illegal move (a bug of the computer player; the
                 cached position is dropped and nothing is stored).
         """
@@ -110,7 +154,10 @@ class ComputerCases(ChallengeCases, PlayCases):
                     return None
                 record, moves, user_id = asked
             decision = await self.thinker.choose(
-                record, computer_level(user_id), move_seed(game_id=game_id, moves=moves)
+                record,
+                computer_level(user_id),
+                move_seed(game_id=game_id, moves=moves),
+                cheap=cheap,
             )
             async with self._lock(game_id):
                 if await self._computer_to_move(game_id) is None:
@@ -151,7 +198,8 @@ class ComputerCases(ChallengeCases, PlayCases):
         return live.game.record, live.row.moves, user_id
 
     async def computer_turns(self) -> list[int]:
-        """The running games in which the computer is to move (to resume after a restart)."""
+        """The running games in which the computer is to move (``ComputerTurns.start`` re-arms
+        them after a restart)."""
         found = []
         for user_id in COMPUTER_IDS.values():
             for game_id in await self.store.running_game_ids(user_id, None):
@@ -205,3 +253,14 @@ class ComputerCases(ChallengeCases, PlayCases):
             live.game = game
             self._game_clock(row)
             return Undone(convert.game_view(row, game), tuple(actions[keep:]))
+
+
+def snapshot(game: Game) -> Game:
+    """An independent copy of ``game`` (the position as it is now, for an adapter to show).
+
+    The actions are frozen values, so they are shared; the board is copied by its own
+    ``copy``; the rest is small. (``copy.deepcopy`` alone costs 20 ms on a 39x32 board.)
+    """
+    memo: dict[int, Any] = {id(action): action for action in game.actions}
+    memo[id(game.board)] = game.board.copy()
+    return copy.deepcopy(game, memo)

@@ -9,11 +9,6 @@ from __future__ import annotations
 class Refusal(Exception):  # noqa: N818 (a refusal is not an error of the bot)
     """Base of every refusal; ``str(refusal)`` is a message fit to show the player."""
 
-    @property
-    def message(self) -> str:
-        """The message for the player."""
-        return str(self)
-
 
 class NoSuchGame(Refusal):
     """No game has that id (or it is in another server)."""

@@ -285,4 +285,17 @@ class ChallengeExpired:
     challenge: Challenge
 
 
-Event = TimedOut | Reminder | ChallengeExpired
+@dataclass(frozen=True, slots=True)
+class ComputerMoved:
+    """The computer played its turn: one outcome, or several when it plays on alone after the
+    player ended (the last one is the position to show)."""
+
+    outcomes: tuple[MoveOutcome, ...]
+
+    @property
+    def outcome(self) -> MoveOutcome:
+        """The last action's outcome."""
+        return self.outcomes[-1]
+
+
+Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved

@@ -27,15 +27,13 @@ class GameService(ComputerCases, ChallengeCases, PlayCases, QueryCases):
     (replaying their actions) on first use after a restart, or after being dropped from the
     cache; the clocks need only the game rows (see ``bot.clocks.Clocks``).
 
-    Challenges: ``challenge``, ``accept``, ``decline``, ``cancel``, ``expire``,
-    ``expire_challenges``, ``get_challenge``, ``open_challenges``, ``set_challenge_message``,
-    ``start_game``. Playing: ``place``, ``end``, ``resign``, ``time_out``, ``remind``,
-    ``abort``, ``admin_cancel``, ``set_game_thread``. Against the computer:
-    ``start_computer_game``, ``computer_move``, ``computer_turns``, ``undo`` (``thinker`` runs
-    its search off the event loop). Settings: ``set_notify``,
-    ``wants_notify``, ``guild_settings``, ``set_guild_settings``. Queries: ``game``,
-    ``running_games``, ``leaderboard``, ``stats``, ``history``, ``head_to_head``. Events:
-    ``subscribe``; clocks: ``watch_clocks``, ``pending_clocks``. Lifecycle: ``open``, ``close``.
+    The use-cases live by kind in the classes it combines (each module's docstring says
+    more): ``ChallengeCases`` (bot/games/challenges.py: challenge to start), ``PlayCases``
+    (bot/games/play.py: place, end, resign, time-outs, reminders, aborts), ``ComputerCases``
+    (bot/games/computer_games.py: games against the computer, its moves, undo; ``thinker``
+    runs its search off the event loop), ``QueryCases`` (bot/games/queries.py: games,
+    leaderboard, stats, history) and ``ServiceCore`` (bot/games/core.py: lifecycle, events,
+    clock and turn listeners, settings).
     """
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -217,6 +219,13 @@ class FakeRest:
                 "last_message_id": None,
             }
         if parts[0] == "channels" and parts[-1] == "threads":
+            if int(parts[1]) in self.threads:
+                # As Discord: no thread inside a thread (50024, wrong channel type).
+                response = SimpleNamespace(status=400, reason="Bad Request")
+                raise discord.HTTPException(
+                    response,
+                    {"code": 50024, "message": "Cannot execute action on this channel type"},
+                )
             thread_id = snowflake()
             self.threads[thread_id] = body.get("name", "thread")
             return {
@@ -547,6 +556,35 @@ class Channel:
 
     id: int
     name: str = "games"
+
+
+class Clock:
+    """A settable clock for the service."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC).replace(microsecond=0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class World:
+    """The bot in-process over a service on a SQLite file, with the service's clock (the
+    ``world`` fixture of tests/bot/conftest.py)."""
+
+    harness: Harness
+    service: GameService
+    clock: Clock
+    db: Path
+
+    def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table: what "changing nothing" is checked against."""
+        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as con:
+            tables = [
+                r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ]
+            return {t: sorted(map(tuple, con.execute(f"SELECT * FROM {t}"))) for t in tables}
 
 
 def _adapter_request(rest: FakeRest) -> Any:

@@ -1,16 +1,15 @@
-"""Helpers for the game-service tests: a fake clock that tests move by hand, and fixtures."""
+"""Helpers for the game-service tests: a fake clock that tests move by hand, a service on it, a
+new game (the fixtures built on them are in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import pytest_asyncio
 
 from bot.games import Challenge, GameOptions, GameService, GameView
 
@@ -64,20 +63,6 @@ async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
 async def open_service(path: Path, clock: FakeTime, seed: int = 1) -> GameService:
     """A service on the SQLite file ``path`` with the fake clock."""
     return await GameService.open(path, now=clock.now, rng=random.Random(seed))
-
-
-@pytest_asyncio.fixture(name="clock")
-async def clock_fixture() -> FakeTime:
-    """A fake clock."""
-    return FakeTime()
-
-
-@pytest_asyncio.fixture(name="service")
-async def service_fixture(tmp_path: Path, clock: FakeTime) -> AsyncIterator[GameService]:
-    """A service on a fresh SQLite file migrated by the real migrations."""
-    svc = await open_service(tmp_path / "dots.sqlite3", clock)
-    yield svc
-    await svc.close()
 
 
 async def new_game(

@@ -6,15 +6,12 @@ Every refusal must be private (flag 64) and leave the database exactly as it was
 from __future__ import annotations
 
 import copy
-import sqlite3
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+import logging
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.games import GameService
 from tests.bot.discord_inprocess import (
@@ -26,6 +23,7 @@ from tests.bot.discord_inprocess import (
     Channel,
     Harness,
     Member,
+    World,
     settle,
 )
 
@@ -34,45 +32,6 @@ BOB = Member(940_000_000_000_000_002, "bob")
 CAT = Member(940_000_000_000_000_003, "cat")
 ADA = Member(940_000_000_000_000_004, "ada", admin=True)
 ROBOT = Member(940_000_000_000_000_005, "robot", bot=True)
-
-
-class Clock:
-    """A settable clock for the service."""
-
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC).replace(microsecond=0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class World:
-    harness: Harness
-    service: GameService
-    clock: Clock
-    db: Path
-
-    def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
-        """Every row of every table: what "changing nothing" is checked against."""
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as con:
-            tables = [
-                r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            ]
-            return {t: sorted(map(tuple, con.execute(f"SELECT * FROM {t}"))) for t in tables}
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    clock = Clock()
-    db = tmp_path / "dots.sqlite3"
-    service = await GameService.open(db, now=clock)
-    harness = await Harness.start(service, monkeypatch)
-    try:
-        yield World(harness, service, clock, db)
-    finally:
-        await harness.close()
-        await service.close()
 
 
 def private_refusal(calls: list[Call], *words: str) -> Call:
@@ -209,6 +168,29 @@ async def test_accept_opens_a_thread_with_the_first_picture_and_pings_pink(world
     assert view.message_id is not None
 
 
+async def test_issue10_item4_a_game_started_in_a_game_thread_gets_its_own_thread(
+    world: World,
+) -> None:
+    """Discord refuses a thread inside a thread: the new game's thread is made in the parent
+    channel, and /move there plays the new game, not the first."""
+    h = world.harness
+    first_id, first_thread = await start_game(world)
+    calls = await h.slash(ANN, "challenge", channel_id=first_thread, opponent=CAT, colour="pink")
+    assert [c for c in calls if c.kind == 4 and not c.is_ephemeral]
+    message = h.last_message_with("dots:challenge:accept")
+    assert int(message["channel_id"]) == first_thread
+    calls = await h.click(CAT, message, custom_id(message, "dots:challenge:accept"))
+    second = await world.service.game(first_id + 1)
+    assert second.thread_id is not None and second.thread_id != first_thread
+    assert h.threads()[second.thread_id].startswith(f"Dots #{second.game_id}:")
+    starter = next(c for c in posted(calls) if c.path == f"/channels/{CHANNEL_ID}/messages")
+    assert f"Game #{second.game_id}" in starter.content
+    assert posted(calls)[-1].path == f"/channels/{second.thread_id}/messages"
+    await play(world, second.thread_id, (ANN, "C3"))
+    assert len((await world.service.game(second.game_id)).game.actions) == 1
+    assert len((await world.service.game(first_id)).game.actions) == 0
+
+
 async def test_accept_where_threads_are_forbidden_plays_in_the_channel(world: World) -> None:
     world.harness.rest.forbid.add("/threads")
     message = await challenge(world)
@@ -334,6 +316,25 @@ async def test_autocomplete_suggests_free_points_near_the_last_moves(world: Worl
     typed = await world.harness.autocomplete(ANN, "move", "point", channel_id=thread, point="e")
     assert typed and all(c.startswith("E") for c in typed) and "E5" not in typed
     assert await world.harness.autocomplete(CAT, "move", "point", point="") == []
+
+
+async def test_an_autocomplete_that_fails_unexpectedly_is_logged_not_swallowed(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(**kwargs: Any) -> list[Any]:
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(world.service, "running_games", broken)
+    for option in ("point", "game"):
+        caplog.clear()
+        h = world.harness
+        data = h._command_data(
+            "move", {"point": "", option: "1" if option == "game" else ""}, [], option
+        )
+        calls = await h.dispatch(h._base(4, ANN, CHANNEL_ID, data))
+        assert [r for r in caplog.records if r.levelno == logging.ERROR], option
+        assert "the database is gone" in caplog.text
+        assert all("Traceback" not in c.content for c in calls)
 
 
 # -- end, resign, board ---------------------------------------------------------------------

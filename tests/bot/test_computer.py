@@ -35,7 +35,6 @@ from tests.bot.service_fakes import (
     CHANNEL,
     GUILD,
     FakeTime,
-    clock_fixture,  # noqa: F401 (a fixture)
     new_game,
     open_service,
 )
@@ -140,7 +139,9 @@ async def test_a_move_made_while_it_thinks_wins_and_its_answer_is_dropped(
     asked = asyncio.Event()
 
     class SlowThinker(Thinker):
-        async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
+        async def choose(
+            self, record: Record, level: str, seed: int, *, cheap: bool = False
+        ) -> ai.Decision:
             asked.set()
             await release.wait()
             return ai.choose_from_record(record, level, seed, iterations=5)

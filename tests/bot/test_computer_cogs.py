@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-import pytest_asyncio
 
 import ai
 from bot.games import COMPUTER_IDS, GameOptions, GameService, Reminder, Thinker
@@ -20,26 +22,13 @@ from tests.bot.discord_inprocess import (
     Call,
     Harness,
     Member,
+    World,
     settle,
 )
-from tests.bot.test_cogs import ANN, BOB, CAT, Clock, World, play, posted, refused, start_game
+from tests.bot.test_cogs import ANN, BOB, CAT, play, posted, refused, start_game
 
 EASY, MEDIUM = COMPUTER_IDS["easy"], COMPUTER_IDS["medium"]
 DOTS = Member(BOT_USER_ID, "dots", bot=True)
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    clock = Clock()
-    db = tmp_path / "dots.sqlite3"
-    service = await GameService.open(db, now=clock)
-    service.thinker = Thinker(processes=False, iterations=10)
-    harness = await Harness.start(service, monkeypatch)
-    try:
-        yield World(harness, service, clock, db)
-    finally:
-        await harness.close()
-        await service.close()
 
 
 def no_computer_mention_or_dm(calls: list[Call]) -> None:
@@ -193,7 +182,9 @@ class ScriptedThinker(Thinker):
         super().__init__(processes=False)
         self.decisions = list(decisions)
 
-    async def choose(self, record: Record, level: str, seed: int) -> ai.Decision:
+    async def choose(
+        self, record: Record, level: str, seed: int, *, cheap: bool = False
+    ) -> ai.Decision:
         decision = self.decisions.pop(0)
         if decision == "end":
             return ai.Decision("end")
@@ -227,9 +218,104 @@ async def test_the_computer_gets_no_reminder_ping_or_dm(world: World) -> None:
     view = await world.service.game(1)
     assert view.pink_id == EASY
     mark = len(h.rest.calls)
-    events = h.bot.get_cog("Events")
-    assert events is not None
     reminder = Reminder(view, EASY, view.deadline or view.started, timedelta(minutes=20))
-    await events.on_service_event(reminder)  # type: ignore[attr-defined]
+    await world.service.publish(reminder)  # as the clocks do: through bot.dispatch
     await settle()
     assert h.rest.since(mark) == []
+
+
+async def test_issue10_item1_the_computer_replies_when_the_post_of_the_move_fails(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord answers 403 Missing Permissions to the post of the player's move: the move is
+    stored and the computer replies all the same (its turn does not wait on the post)."""
+    h = world.harness
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    h.rest.forbid.add("/webhooks/")  # the follow-up that carries the move's picture
+    calls = await h.slash(ANN, "move", channel_id=thread, point="E5")
+    assert any(c.path.startswith("/webhooks/") and c.method == "POST" for c in calls)
+    view = await world.service.game(1)
+    assert len(view.game.actions) == 2 and view.to_move_id == ANN.id
+    reply = posted(calls)[-1]
+    assert reply.path == f"/channels/{thread}/messages"
+    assert "Computer (easy) plays" in reply.content
+    # Even with nothing postable in the thread the computer still answers.
+    h.rest.forbid.add(f"/channels/{thread}/")
+    await h.slash(ANN, "move", channel_id=thread, point="C3")
+    assert len((await world.service.game(1)).game.actions) == 4
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_issue10_item2_the_computer_answers_on_discord_when_its_search_fails_twice(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = world.harness
+    assert h.bot.turns is not None
+    h.bot.turns.backoff = 0.001  # the real backoff is 1 s, then 2 s
+    world.service.thinker = FailingThinker(["D5"], failures=2)
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    calls = await h.slash(ANN, "move", channel_id=thread, point="A1")
+    reply = posted(calls)[-1]
+    assert reply.path == f"/channels/{thread}/messages"
+    assert "Computer (easy) plays D5" in reply.content
+    assert caplog.text.count("search in game 1 failed") == 2
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_the_computers_post_waits_for_the_post_of_the_move_it_answers(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its reply is ready at once (scripted) while the player's answer is slow to send: the
+    thread still shows the player's move first."""
+    h = world.harness
+    world.service.thinker = ScriptedThinker(["D5"])
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    answer = h.rest.webhook_request
+
+    async def slow_defer(route: Any, session: Any = None, **kwargs: Any) -> Any:
+        payload = kwargs.get("payload") or {}
+        if route.url.endswith("/callback") and payload.get("type") == 5:
+            await asyncio.sleep(0.3)
+        return await answer(route, session, **kwargs)
+
+    monkeypatch.setattr(h.rest, "webhook_request", slow_defer)
+    calls = await h.slash(ANN, "move", channel_id=thread, point="E5")
+    followup = next(i for i, c in enumerate(calls) if c.path.startswith("/webhooks/"))
+    reply = next(i for i, c in enumerate(calls) if c.path == f"/channels/{thread}/messages")
+    # The player's post shows the position after their move, not after the computer's.
+    assert "plays E5" in calls[followup].content
+    assert "Computer (easy) plays" not in calls[followup].content
+    assert "to move: Computer (easy)" in calls[followup].content
+    assert "Computer (easy) plays D5" in calls[reply].content
+    assert followup < reply
+
+
+class FailingThinker(ScriptedThinker):
+    """A scripted computer whose first ``failures`` searches fail as a dead worker does."""
+
+    def __init__(self, decisions: list[str], *, failures: int) -> None:
+        super().__init__(decisions)
+        self.failures = failures
+
+    async def choose(
+        self, record: Record, level: str, seed: int, *, cheap: bool = False
+    ) -> ai.Decision:
+        if self.failures and not cheap:
+            self.failures -= 1
+            raise BrokenProcessPool("A child process terminated abruptly")
+        return await super().choose(record, level, seed, cheap=cheap)
+
+
+async def test_issue10_item4_play_computer_in_a_game_thread_gets_a_thread_of_its_own(
+    world: World,
+) -> None:
+    h = world.harness
+    first_id, first_thread = await start_game(world)
+    calls = await h.slash(ANN, "play-computer", channel_id=first_thread, level="easy")
+    second = await world.service.game(first_id + 1)
+    assert second.thread_id is not None and second.thread_id != first_thread
+    assert any(c.path == f"/channels/{CHANNEL_ID}/messages" for c in posted(calls))
+    assert posted(calls)[-1].path == f"/channels/{second.thread_id}/messages"

@@ -36,10 +36,8 @@ from tests.bot.service_fakes import (
     CHANNEL,
     GUILD,
     FakeTime,
-    clock_fixture,  # noqa: F401 (a fixture)
     new_game,
     open_service,
-    service_fixture,  # noqa: F401 (a fixture)
 )
 
 # Pink surrounds Blue's E5: D5, F5, E6, E4 (Blue plays on the edge meanwhile).
@@ -402,7 +400,7 @@ async def test_running_games_and_queries_of_finished_games(service: GameService)
 async def test_refusals_share_one_base_with_a_message() -> None:
     for cls in (NoSuchGame, NotYourTurn, IllegalMove, ChallengeExists, TooLateToAbort):
         assert issubclass(cls, Refusal)
-        assert cls("why").message == "why"
+        assert str(cls("why")) == "why"
 
 
 # -- concurrency, restart, failures -----------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -16,6 +17,11 @@ import pytest
 
 from bot import main as entry
 from bot.config import Settings
+from bot.logs import RedactSecrets, redact, unredact
+from tests.fakediscord.fixtures import fake_discord
+from tests.fakediscord.server import FakeDiscord
+
+__all__ = ["fake_discord"]  # the fixture is used by name
 
 JUNK_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GjunkX.very-secret-junk-token-value"
 
@@ -37,6 +43,8 @@ def restore_logging() -> Iterator[None]:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+    for handler in handlers:  # pytest's own handlers outlive the test
+        unredact(handler)
 
 
 def test_without_a_token_it_explains_tokens_and_the_local_mode(
@@ -134,3 +142,132 @@ def test_a_failed_login_is_one_friendly_line_without_the_token(  # noqa: PLR0917
     assert "Traceback" not in out + err
     # The database is not opened before Discord accepts the token.
     assert not (fresh_dir / "dots.sqlite3").exists()
+
+
+def test_an_empty_token_in_the_environment_does_not_hide_the_one_in_env(
+    fresh_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (fresh_dir / ".env").write_text(f"DISCORD_TOKEN={JUNK_TOKEN}\nDOTS_LOG_LEVEL=DEBUG\n")
+    for empty in ("", "  "):
+        monkeypatch.setenv("DISCORD_TOKEN", empty)
+        monkeypatch.setenv("DOTS_LOG_LEVEL", empty)
+        settings = Settings.from_env()
+        assert settings.token == JUNK_TOKEN and settings.log_level == "DEBUG"
+    monkeypatch.setenv("DISCORD_TOKEN", "from-the-environment")
+    assert Settings.from_env().token == "from-the-environment"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['DISCORD_TOKEN="first-half\\nsecond-half"', "DISCORD_TOKEN=first-half second-half"],
+    ids=["line-break", "space"],
+)
+def test_a_token_with_a_line_break_is_one_clear_sentence(
+    fresh_dir: Path, capfd: pytest.CaptureFixture[str], line: str
+) -> None:
+    (fresh_dir / ".env").write_text(line + "\n")
+    status = entry.main([])
+    out, err = capfd.readouterr()
+    assert status == 2
+    assert "DISCORD_TOKEN has a line break or space inside" in err
+    assert "Traceback" not in out + err
+    assert "first-half" not in out + err and "second-half" not in out + err
+    assert not (fresh_dir / "dots.sqlite3").exists()
+
+
+def test_setup_logging_redacts_on_every_root_handler(restore_logging: None) -> None:
+    settings = Settings(token=JUNK_TOKEN, log_level="DEBUG")
+    entry.setup_logging(settings)
+    handlers = logging.getLogger().handlers
+    assert handlers
+    for handler in handlers:
+        guards = [f for f in handler.filters if isinstance(f, RedactSecrets)]
+        assert len(guards) == 1 and guards[0].secrets == (JUNK_TOKEN,)
+    entry.setup_logging(settings)  # a second call adds no second filter
+    assert all(len(h.filters) == 1 for h in logging.getLogger().handlers)
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        (
+            "POST http://x/api/v10/interactions/123/itok-Abc_9.x-Y/callback with None",
+            "POST http://x/api/v10/interactions/123/[redacted]/callback with None",
+        ),
+        (
+            "PATCH https://discord.com/api/v10/webhooks/42/aW50ZXJhY3Rpb246/messages/@original",
+            "PATCH https://discord.com/api/v10/webhooks/42/[redacted]/messages/@original",
+        ),
+        ("POST /webhooks/42/tok?wait=true has", "POST /webhooks/42/[redacted]?wait=true has"),
+        (
+            "WebSocket Event: {'t': 'INTERACTION_CREATE', 'd': {'token': 'itok-1', 'id': '5'}}",
+            "WebSocket Event: {'t': 'INTERACTION_CREATE', 'd': {'token': '[redacted]', 'id': '5'}}",
+        ),
+        ('{"token": "abc.def", "x": 1}', '{"token": "[redacted]", "x": 1}'),
+        (f"Authorization: Bot {JUNK_TOKEN}", "Authorization: Bot [redacted]"),
+        ("GET /channels/123/messages/456 has returned 200", None),
+    ],
+)
+def test_redact_blanks_every_kind_of_token(raw: str, kept: str | None) -> None:
+    assert redact(raw, [JUNK_TOKEN]) == (raw if kept is None else kept)
+
+
+def test_redacting_twice_changes_nothing_more() -> None:
+    # A record passes the same filter once for each handler it reaches.
+    once = redact("POST /interactions/1/tok/callback; /webhooks/2/tok; 'token': 'tok'")
+    assert redact(once) == once
+    assert once == (
+        "POST /interactions/1/[redacted]/callback; /webhooks/2/[redacted]; 'token': '[redacted]'"
+    )
+
+
+def test_the_filter_redacts_arguments_and_tracebacks() -> None:
+    guard = RedactSecrets([JUNK_TOKEN])
+    try:
+        raise ValueError(f"bad token {JUNK_TOKEN} at /webhooks/1/secret-tok")
+    except ValueError:
+        record = logging.LogRecord(
+            "discord.http",
+            logging.DEBUG,
+            __file__,
+            1,
+            "%s %s",
+            ("GET", "/webhooks/1/tok"),
+            sys.exc_info(),
+        )
+    assert guard.filter(record)
+    formatted = logging.Formatter().format(record)
+    assert "GET /webhooks/1/[redacted]" in formatted
+    assert JUNK_TOKEN not in formatted and "secret-tok" not in formatted
+    assert "ValueError: bad token [redacted]" in formatted
+
+
+async def test_a_database_that_is_not_sqlite_is_one_clear_sentence(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    database = tmp_path / "dots.sqlite3"
+    database.write_text("these are my notes, not a database\n" * 10)
+    settings = Settings(token=fake_discord.token, database=database)
+    with caplog.at_level(logging.DEBUG):
+        status = await entry.serve(settings)
+    assert status == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None
+    assert "is not a SQLite database" in errors[0].getMessage()
+    assert str(database) in errors[0].getMessage()
+    assert database.read_text().startswith("these are my notes")
+
+
+async def test_the_gateway_refusing_the_token_is_one_clear_sentence(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_discord.gateway_refuses_token = True
+    settings = Settings(token=fake_discord.token, database=tmp_path / "dots.sqlite3")
+    with caplog.at_level(logging.INFO):
+        status = await asyncio.wait_for(entry.serve(settings), 30)
+    assert status == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r.exc_info for r in errors] == [None]
+    assert "gateway refused the token" in errors[0].getMessage()
+    assert "4004" in errors[0].getMessage()
+    assert fake_discord.identifies == 0

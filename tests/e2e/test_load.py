@@ -37,3 +37,17 @@ async def test_the_load_bench_plays_every_move_once(
     assert "0 failed requests, 0 unanswered moves, 0 moves without their picture" in out
     assert "0 ERROR log records" in out
     assert "first response (INTERACTION_CREATE -> callback): p50" in out
+
+
+async def test_the_burst_option_sends_one_move_per_game_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_bench()
+    args = argparse.Namespace(
+        games=1, moves=1, size="10x10", ramp=5.0, think=2000.0, seed=1, burst=4
+    )
+    await bench.run(args, tmp_path / "burst.sqlite3")
+    out = capsys.readouterr().out
+    assert "4 sent, 4 stored, 0 lost, 0 duplicated" in out
+    assert "burst: 4 moves sent at once in 4 games; first answer within 3 s: " in out
+    assert "refused as too late (10062); first-answer p99 " in out

@@ -144,10 +144,27 @@ def test_round_trip_four_crosses(seed: int) -> None:
     _same(sgf.loads(sgf.dumps(game)), game)
 
 
-def test_variations_are_skipped() -> None:
+def test_the_main_line_goes_on_in_the_first_variation() -> None:
+    # SGF's main line is the first variation at each branch: W[dd] is its third move.
     game = sgf.loads("(;GM[40]SZ[5:5];W[bb];B[cc](;W[dd])(;W[ee]))")
-    assert [a.point for a in game.actions][:2] == [P("B4"), P("C3")]
+    assert [a.point for a in game.actions] == [P("B4"), P("C3"), P("D2")]
     assert game.board.dot("E1") is None
+
+
+def test_nested_variations_follow_the_first_branch_each_time() -> None:
+    text = "(;GM[40]SZ[6:6];W[aa](;B[bb](;W[cc];B[dd])(;W[ee]))(;B[ff]))"
+    game = sgf.loads(text)
+    assert [a.point for a in game.actions] == [P("A6"), P("B5"), P("C4"), P("D3")]
+
+
+def test_brackets_in_values_do_not_split_the_main_line() -> None:
+    game = sgf.loads("(;GM[40]SZ[5:5]C[a (comment\\] with ; and )];W[bb];B[cc])")
+    assert [a.point for a in game.actions] == [P("B4"), P("C3")]
+
+
+def test_only_the_first_game_of_a_collection_is_read() -> None:
+    game = sgf.loads("(;GM[40]SZ[5:5];W[bb])(;GM[40]SZ[5:5];W[cc])")
+    assert [a.point for a in game.actions] == [P("B4")]
 
 
 @pytest.mark.parametrize(

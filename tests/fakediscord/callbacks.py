@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fakediscord.limits import check_choices, check_modal
 from tests.fakediscord.records import HTTPError, Request
 from tests.fakediscord.rest import Rest
 from tests.fakediscord.state import EPHEMERAL, LOADING, Message
@@ -34,6 +35,12 @@ class Callbacks(Rest):
         data = body.get("data") or {}
         resource: dict[str, Any] | None = {"type": kind}
         message: Message | None = None
+        if kind in (4, 7):
+            self.check_sent(record, data, at=("data",))
+        elif kind == 8:
+            check_choices(data)
+        elif kind == 9:
+            check_modal(data)
         if kind == 4:
             message = self._new_message(
                 handle.channel, self.bot, record, interaction=handle, body=data
@@ -94,6 +101,7 @@ class Callbacks(Rest):
         if not handle.callbacks:
             raise HTTPError(404, 10015, "Unknown Webhook")
         body = record.json or {}
+        self.check_sent(record, body)
         original = handle.original
         if original is not None and original.is_loading:
             # Discord fills the deferred "thinking" message with the first follow-up.
@@ -120,6 +128,7 @@ class Callbacks(Rest):
     ) -> Any:
         handle = self._handle(match["token"])
         message = self._webhook_target(handle, match["message"])
+        self.check_sent(record, record.json or {})
         self._apply_edit(message, record)
         if message not in handle.messages:
             handle.messages.append(message)

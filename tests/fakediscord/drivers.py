@@ -35,8 +35,6 @@ CALLBACK_NAMES = {
     9: "modal",
 }
 
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
-
 
 @dataclass
 class Callback:
@@ -307,7 +305,7 @@ class Drivers(Gateway):
             "app_permissions": str(self._permissions(guild, self.bot)),
             "locale": "en-US",
             "entitlements": [],
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "attachment_size_limit": self.upload_limit,
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)

@@ -19,17 +19,27 @@ ERROR_MESSAGES = {
     0: "General error",
     10003: "Unknown Channel",
     10008: "Unknown Message",
+    10015: "Unknown Webhook",
     10062: "Unknown interaction",
+    40005: "Request entity too large",
     40060: "Interaction has already been acknowledged",
     50001: "Missing Access",
     50007: "Cannot send messages to this user",
     50013: "Missing Permissions",
+    50024: "Cannot execute action on this channel type",
+    50027: "Invalid Webhook Token",
+    50035: "Invalid Form Body",
 }
 
 
-def error_body(code: int, message: str | None = None) -> dict[str, Any]:
-    """Discord's JSON error body for an error code."""
-    return {"code": code, "message": message or ERROR_MESSAGES.get(code, "Error")}
+def error_body(
+    code: int, message: str | None = None, errors: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Discord's JSON error body for an error code (with ``errors`` for 50035)."""
+    body: dict[str, Any] = {"code": code, "message": message or ERROR_MESSAGES.get(code, "Error")}
+    if errors is not None:
+        body["errors"] = errors
+    return body
 
 
 @dataclass

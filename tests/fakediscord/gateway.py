@@ -103,7 +103,7 @@ class Gateway(World):
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
-        if data.get("token") != self.token:
+        if self.gateway_refuses_token or data.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         session = Session(

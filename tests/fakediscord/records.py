@@ -13,11 +13,20 @@ from aiohttp import web
 class HTTPError(Exception):
     """Raised by a handler to answer with a Discord error body."""
 
-    def __init__(self, status: int, code: int, message: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str | None = None,
+        *,
+        errors: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(status, code, message)
         self.status = status
         self.code = code
         self.message = message
+        # For 50035 "Invalid Form Body": which fields broke which rule, shaped like the body.
+        self.errors = errors
 
 
 @dataclass

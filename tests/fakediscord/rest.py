@@ -14,6 +14,7 @@ from aiohttp import web
 
 from tests.fakediscord.faults import error_body
 from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.limits import check_files, check_message, check_thread_name
 from tests.fakediscord.records import HTTPError, Request, UploadedFile, json_response
 from tests.fakediscord.state import (
     DM,
@@ -79,7 +80,9 @@ class Rest(Gateway):
             except HTTPError as exc:
                 record.status = exc.status
                 self._note_interaction_request(path, record)
-                return json_response(error_body(exc.code, exc.message), status=exc.status)
+                return json_response(
+                    error_body(exc.code, exc.message, exc.errors), status=exc.status
+                )
             if isinstance(result, web.Response):
                 record.status = result.status
                 return result
@@ -167,7 +170,21 @@ class Rest(Gateway):
         handle = self.interactions_by_token.get(token)
         if handle is None:
             raise HTTPError(404, 10015, "Unknown Webhook")
+        if time.perf_counter() - handle.sent_at > self.webhook_token_lifetime:
+            raise HTTPError(401, 50027)  # an interaction's token answers for 15 minutes
         return handle
+
+    def check_sent(
+        self, record: Request, body: dict[str, Any], *, at: tuple[str, ...] = ()
+    ) -> None:
+        """Refuse, as Discord does, a message body or upload over Discord's limits.
+
+        Raises:
+            HTTPError: 400 / 50035 for a field over its limit or too many files; 413 / 40005
+                for a file over the upload limit.
+        """
+        check_message(body, at=at)
+        check_files(record.files, size_limit=self.upload_limit)
 
     # ----------------------------------------------------------------- simple endpoints
 
@@ -290,6 +307,8 @@ class Rest(Gateway):
     ) -> Any:
         channel = self._channel(match)
         body = record.json or {}
+        if "name" in body:
+            check_thread_name(body["name"])
         channel.name = body.get("name", channel.name)
         channel.archived = body.get("archived", channel.archived)
         channel.locked = body.get("locked", channel.locked)
@@ -319,6 +338,7 @@ class Rest(Gateway):
             if channel.locked:
                 raise HTTPError(403, 50083, "Thread is archived")
             channel.archived = False
+        self.check_sent(record, record.json or {})
         message = self._new_message(channel, self.bot, record)
         ref = (record.json or {}).get("message_reference")
         if ref:
@@ -330,6 +350,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         message = self._message(self._channel(match), int(match["message"]))
+        self.check_sent(record, record.json or {})
         self._apply_edit(message, record)
         return message.payload()
 
@@ -344,9 +365,12 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         parent = self._channel(match)
+        if parent.is_thread:
+            raise HTTPError(400, 50024)  # Discord has no thread inside a thread
         if parent.type != GUILD_TEXT or not parent.threads_allowed:
             raise HTTPError(403, 50013)
         body = record.json or {}
+        check_thread_name(body.get("name"))
         starter = (
             self._message(parent, int(match["message"]))
             if match.groupdict().get("message")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json as jsonlib
 import math
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
@@ -484,3 +486,332 @@ async def test_slash_command_in_a_dm(world: World) -> None:
     reply = await handle.reply()
     assert reply.content == "hello dm" and reply.channel_id == dm.id
     assert "member" not in handle.data and handle.guild is None
+
+
+# --------------------------------------------------------------------- Discord's limits
+#
+# The fake refuses what Discord refuses, with Discord's status, code and error body; these
+# send raw requests (as any client could) so that no client-side check hides the fake's.
+
+TOO_LONG = "BASE_TYPE_MAX_LENGTH"
+
+
+async def raw(
+    fake: FakeDiscord,
+    method: str,
+    path: str,
+    *,
+    json: Any = None,
+    files: list[tuple[str, bytes]] | None = None,
+) -> tuple[int, Any]:
+    """Send one request to the fake's REST API as the bot; its status and JSON body."""
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession() as session:
+        data: Any = None
+        if files is not None:
+            form = aiohttp.FormData()
+            form.add_field(
+                "payload_json", jsonlib.dumps(json or {}), content_type="application/json"
+            )
+            for index, (name, content) in enumerate(files):
+                form.add_field(f"files[{index}]", content, filename=name)
+            data, json = form, None
+        async with session.request(
+            method, fake.base_url + path, json=json, data=data, headers=headers
+        ) as answer:
+            body = await answer.json() if answer.content_type == "application/json" else None
+            return answer.status, body
+
+
+def leaf(body: dict[str, Any], *path: str) -> list[dict[str, Any]]:
+    """The ``_errors`` list at ``path`` in a 50035 body (KeyError if that field is not named)."""
+    node = body["errors"]
+    for key in path:
+        node = node[key]
+    errors: list[dict[str, Any]] = node["_errors"]
+    return errors
+
+
+def button(**fields: Any) -> dict[str, Any]:
+    """One action row holding one button."""
+    return {"type": 1, "components": [{"type": 2, "style": 1, **fields}]}
+
+
+def select(options: list[dict[str, Any]], custom_id: str = "s") -> dict[str, Any]:
+    """One action row holding one string select."""
+    return {"type": 1, "components": [{"type": 3, "custom_id": custom_id, "options": options}]}
+
+
+def embed_over(key: str, length: int) -> dict[str, Any]:
+    """An embed whose ``key`` (``footer.text``-style for nested ones) is ``length`` long."""
+    if "." in key:
+        outer, inner = key.split(".")
+        return {"title": "t", outer: {inner: "x" * length}}
+    return {key: "x" * length}
+
+
+OVER_THE_LIMITS: list[tuple[str, dict[str, Any], tuple[str, ...], str]] = [
+    ("content", {"content": "x" * 2001}, ("content",), "Must be 2000 or fewer in length."),
+    ("embed title", {"embeds": [embed_over("title", 257)]}, ("embeds", "0", "title"), "256"),
+    (
+        "embed description",
+        {"embeds": [embed_over("description", 4097)]},
+        ("embeds", "0", "description"),
+        "4096",
+    ),
+    (
+        "embed fields",
+        {"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]},
+        ("embeds", "0", "fields"),
+        "25",
+    ),
+    (
+        "field name",
+        {"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]},
+        ("embeds", "0", "fields", "0", "name"),
+        "256",
+    ),
+    (
+        "field value",
+        {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+        ("embeds", "0", "fields", "0", "value"),
+        "1024",
+    ),
+    (
+        "footer",
+        {"embeds": [embed_over("footer.text", 2049)]},
+        ("embeds", "0", "footer", "text"),
+        "2048",
+    ),
+    (
+        "author",
+        {"embeds": [embed_over("author.name", 257)]},
+        ("embeds", "0", "author", "name"),
+        "256",
+    ),
+    ("ten embeds", {"embeds": [{"title": "t"}] * 11}, ("embeds",), "10"),
+    (
+        "custom id",
+        {"components": [button(label="b", custom_id="c" * 101)]},
+        ("components", "0", "components", "0", "custom_id"),
+        "100",
+    ),
+    (
+        "button label",
+        {"components": [button(label="b" * 81, custom_id="c")]},
+        ("components", "0", "components", "0", "label"),
+        "80",
+    ),
+    (
+        "select options",
+        {"components": [select([{"label": f"{n}", "value": f"{n}"} for n in range(26)])]},
+        ("components", "0", "components", "0", "options"),
+        "25",
+    ),
+    (
+        "option label",
+        {"components": [select([{"label": "l" * 101, "value": "v"}])]},
+        ("components", "0", "components", "0", "options", "0", "label"),
+        "100",
+    ),
+    (
+        "option value",
+        {"components": [select([{"label": "l", "value": "v" * 101}])]},
+        ("components", "0", "components", "0", "options", "0", "value"),
+        "100",
+    ),
+    (
+        "option description",
+        {"components": [select([{"label": "l", "value": "v", "description": "d" * 101}])]},
+        ("components", "0", "components", "0", "options", "0", "description"),
+        "100",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "path", "says"),
+    [case[1:] for case in OVER_THE_LIMITS],
+    ids=[case[0] for case in OVER_THE_LIMITS],
+)
+async def test_a_post_over_a_limit_gets_invalid_form_body(
+    world: World, body: dict[str, Any], path: tuple[str, ...], says: str
+) -> None:
+    fake = world.fake
+    status, answer = await raw(fake, "POST", f"/channels/{world.general.id}/messages", json=body)
+    assert (status, answer["code"], answer["message"]) == (400, 50035, "Invalid Form Body")
+    (error,) = leaf(answer, *path)
+    assert error["code"] == TOO_LONG and says in error["message"]
+    assert fake.posted(world.general) == []
+
+
+async def test_posts_at_the_limits_are_accepted(world: World) -> None:
+    fake = world.fake
+    at_limits = {
+        "content": "x" * 2000,
+        "embeds": [{"title": "t" * 256, "description": "d" * 4096, "footer": {"text": "f" * 1648}}],
+        "components": [
+            button(label="b" * 80, custom_id="c" * 100),
+            select([{"label": "l" * 100, "value": f"{n:0100}"} for n in range(25)]),
+        ],
+    }
+    status, answer = await raw(
+        fake, "POST", f"/channels/{world.general.id}/messages", json=at_limits
+    )
+    assert status == 200, answer
+    (message,) = fake.posted(world.general)
+    assert len(message.content) == 2000 and len(message.custom_ids()) == 2
+
+
+async def test_embeds_over_6000_characters_together_are_refused(world: World) -> None:
+    # Each embed is within its own limits; together they are 6,001 characters.
+    embeds = [{"description": "d" * 3000}, {"description": "d" * 3000, "title": "t"}]
+    status, answer = await raw(
+        world.fake, "POST", f"/channels/{world.general.id}/messages", json={"embeds": embeds}
+    )
+    assert (status, answer["code"]) == (400, 50035)
+    assert leaf(answer, "embeds") == [
+        {"code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000"}
+    ]
+
+
+async def test_discord_py_reports_the_refused_field(world: World) -> None:
+    channel = world.tiny.bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.HTTPException) as caught:
+        await channel.send("x" * 2001)
+    assert (caught.value.status, caught.value.code) == (400, 50035)
+    assert "In content: Must be 2000 or fewer in length." in str(caught.value)
+    message = await channel.send("x" * 2000)
+    with pytest.raises(discord.HTTPException) as edited:
+        await message.edit(content="y" * 2001)
+    assert edited.value.code == 50035
+    assert world.fake.messages[message.id].content == "x" * 2000
+
+
+async def test_eleven_files_or_one_too_big_are_refused(world: World) -> None:
+    fake = world.fake
+    path = f"/channels/{world.general.id}/messages"
+    status, answer = await raw(fake, "POST", path, json={}, files=[("a.txt", b"a")] * 11)
+    assert (status, answer["code"]) == (400, 50035)
+    assert leaf(answer, "attachments")[0]["message"] == "Must be 10 or fewer in length."
+    fake.upload_limit = 1000
+    status, answer = await raw(fake, "POST", path, json={}, files=[("big.png", b"x" * 1001)])
+    assert (status, answer) == (413, {"code": 40005, "message": "Request entity too large"})
+    status, _ = await raw(fake, "POST", path, json={}, files=[("a.png", b"x" * 1000)])
+    assert status == 200
+    assert [len(m.attachments) for m in fake.posted(world.general)] == [1]
+
+
+async def test_thread_names_and_threads_inside_threads(world: World) -> None:
+    fake = world.fake
+    path = f"/channels/{world.general.id}/threads"
+    status, answer = await raw(fake, "POST", path, json={"name": "n" * 101, "type": 11})
+    assert (status, answer["code"]) == (400, 50035)
+    assert leaf(answer, "name")[0]["code"] == TOO_LONG
+    assert fake.threads() == []
+    status, thread = await raw(fake, "POST", path, json={"name": "n" * 100, "type": 11})
+    assert status == 200
+    status, answer = await raw(
+        fake, "POST", f"/channels/{thread['id']}/threads", json={"name": "inner", "type": 11}
+    )
+    assert (status, answer) == (
+        400,
+        {"code": 50024, "message": "Cannot execute action on this channel type"},
+    )
+    status, answer = await raw(fake, "PATCH", f"/channels/{thread['id']}", json={"name": "r" * 101})
+    assert (status, answer["code"]) == (400, 50035)
+    assert [t.name for t in fake.threads()] == ["n" * 100]
+
+
+async def unanswered(world: World) -> Any:
+    """An interaction the tiny bot does not answer (a click on a button it does not know)."""
+    data = {"custom_id": "nobody:home", "component_type": 2}
+    return await world.fake.send_interaction(3, world.alice, world.general, data)
+
+
+async def test_a_callback_over_the_limits_names_the_field_under_data(world: World) -> None:
+    fake = world.fake
+    handle = await unanswered(world)
+    path = f"/interactions/{handle.id}/{handle.token}/callback"
+    status, answer = await raw(
+        fake, "POST", path, json={"type": 4, "data": {"content": "x" * 2001}}
+    )
+    assert (status, answer["code"]) == (400, 50035)
+    assert leaf(answer, "data", "content")[0]["code"] == TOO_LONG
+    assert handle.callbacks == [] and [f.status for f in handle.failures] == [400]
+    # A refused callback does not acknowledge: a correct one may still follow.
+    status, _ = await raw(fake, "POST", path, json={"type": 4, "data": {"content": "ok"}})
+    assert status == 200 and (await handle.reply()).content == "ok"
+
+
+async def test_a_second_callback_is_already_acknowledged(world: World) -> None:
+    fake = world.fake
+    handle = await unanswered(world)
+    path = f"/interactions/{handle.id}/{handle.token}/callback"
+    assert (await raw(fake, "POST", path, json={"type": 6}))[0] == 200
+    status, answer = await raw(fake, "POST", path, json={"type": 4, "data": {"content": "again"}})
+    assert (status, answer) == (
+        400,
+        {"code": 40060, "message": "Interaction has already been acknowledged"},
+    )
+    assert [c.type for c in handle.callbacks] == [6]
+
+
+async def test_a_callback_after_three_seconds_is_an_unknown_interaction(world: World) -> None:
+    fake = world.fake
+    fake.callback_deadline = 0.05
+    handle = await unanswered(world)
+    await asyncio.sleep(0.1)
+    path = f"/interactions/{handle.id}/{handle.token}/callback"
+    status, answer = await raw(fake, "POST", path, json={"type": 5})
+    assert (status, answer) == (404, {"code": 10062, "message": "Unknown interaction"})
+    assert handle.callbacks == []
+    assert world.fake.callback_deadline == 0.05 and FakeDiscord().callback_deadline == 3.0
+
+
+async def test_autocomplete_and_modal_limits(world: World) -> None:
+    fake = world.fake
+    handle = await unanswered(world)
+    path = f"/interactions/{handle.id}/{handle.token}/callback"
+    choices = [{"name": f"{n}", "value": f"{n}"} for n in range(26)]
+    status, answer = await raw(fake, "POST", path, json={"type": 8, "data": {"choices": choices}})
+    assert (status, answer["code"]) == (400, 50035)
+    assert leaf(answer, "data", "choices")[0]["message"] == "Must be 25 or fewer in length."
+    long_name = [{"name": "n" * 101, "value": "v"}]
+    status, answer = await raw(fake, "POST", path, json={"type": 8, "data": {"choices": long_name}})
+    assert leaf(answer, "data", "choices", "0", "name")[0]["code"] == TOO_LONG
+    modal = {"title": "t" * 46, "custom_id": "m", "components": []}
+    status, answer = await raw(fake, "POST", path, json={"type": 9, "data": modal})
+    assert leaf(answer, "data", "title")[0]["message"] == "Must be 45 or fewer in length."
+    assert handle.callbacks == []
+
+
+async def test_followups_and_edits_over_the_limits_are_refused(world: World) -> None:
+    fake = world.fake
+    handle = await unanswered(world)
+    await raw(fake, "POST", f"/interactions/{handle.id}/{handle.token}/callback", json={"type": 5})
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    status, answer = await raw(fake, "POST", webhook, json={"content": "x" * 2001})
+    assert (status, answer["code"]) == (400, 50035) and leaf(answer, "content")
+    assert handle.replies() == []
+    status, answer = await raw(
+        fake, "PATCH", webhook + "/messages/@original", json={"embeds": [{"title": "t" * 257}]}
+    )
+    assert leaf(answer, "embeds", "0", "title")[0]["code"] == TOO_LONG
+    assert handle.replies() == []
+
+
+async def test_an_interaction_token_answers_for_fifteen_minutes(world: World) -> None:
+    fake = world.fake
+    assert fake.webhook_token_lifetime == 15 * 60
+    handle = await unanswered(world)
+    await raw(fake, "POST", f"/interactions/{handle.id}/{handle.token}/callback", json={"type": 5})
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    assert (await raw(fake, "POST", webhook, json={"content": "in time"}))[0] == 204
+    fake.webhook_token_lifetime = 0.0  # as if 15 minutes had passed
+    status, answer = await raw(fake, "POST", webhook, json={"content": "too late"})
+    assert (status, answer) == (401, {"code": 50027, "message": "Invalid Webhook Token"})
+    status, _ = await raw(fake, "PATCH", webhook + "/messages/@original", json={"content": "x"})
+    assert status == 401
+    assert [m.content for m in handle.replies()] == ["in time"]

@@ -59,6 +59,12 @@ class World:
         self.resumes = 0
         # Like Discord, a first callback later than this many seconds gets 404/10062 (None: never).
         self.callback_deadline: float | None = 3.0
+        # Follow-ups and edits through an interaction's token work this long after it was sent.
+        self.webhook_token_lifetime = 15 * 60.0
+        # The largest upload (each file, and all of a request's together): 413 / 40005 above it.
+        self.upload_limit = 10 * 1024 * 1024
+        # The gateway closes with 4004 at IDENTIFY though REST took the token (it was reset).
+        self.gateway_refuses_token = False
         self._awaiting_file: dict[int, list[InteractionHandle]] = {}
         self.port = 0
         self._changed: asyncio.Condition | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from renderer import palette
-from renderer.colourblind import delta_e, distance, lab, simulate
+from tests.renderer.colourblind import delta_e, distance, lab, simulate
 
 
 def test_ciede2000_matches_published_test_data():

@@ -1,7 +1,7 @@
 """Colour-vision deficiency simulation (Machado, Oliveira and Fernandes 2009) and colour distance.
 
-Used to check that the players' colours stay apart for colour-blind players (tests, bench);
-the renderer itself does not need it at run time.
+Used by the tests and bench/render.py to check that the players' colours stay apart for
+colour-blind players; the renderer does not need it, so it does not ship with it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,102 @@
+"""The options of a new game as slash-command choices, and their conversion to GameOptions.
+
+The choices derive from the engine's option enums (``engine.options``): one source per fact.
+
+Shared by /challenge, /play-computer and /dots-admin (the clock).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from discord import app_commands
+
+from bot import text
+from bot.games import MAX_CLOCK, MIN_CLOCK, GameOptions, Refusal
+from engine import NAMED_SIZES, Colour, Level, Rules, Start, parse_size
+
+SIZE_CHOICES = [app_commands.Choice(name=name, value=name) for name in NAMED_SIZES]
+RULES_CHOICES = [
+    app_commands.Choice(name=f"{rules}: {rules.description}", value=rules.value) for rules in Rules
+]
+START_CHOICES = [app_commands.Choice(name=start.value, value=start.value) for start in Start]
+CLOCK_CHOICES = [
+    app_commands.Choice(name=name, value=int(clock.total_seconds()))
+    for name, clock in text.CLOCK_CHOICES.items()
+]
+# Random first (the default), then the colours as a player reads them, e.g. "pink (moves first)".
+COLOUR_CHOICES = [
+    app_commands.Choice(
+        name=colour.value if colour is Colour.RANDOM else colour.description.lower(),
+        value=colour.value,
+    )
+    for colour in sorted(Colour, key=lambda colour: colour is not Colour.RANDOM)
+]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{level}: {level.description}", value=level.value) for level in Level
+]
+
+# The options of a new game, shared by /challenge and /play-computer.
+OPTION_DESCRIPTIONS = {
+    "size": "Board size (default 10x10)",
+    "rules": "Standard (default) or grounding rules",
+    "start": "Starting position (default: empty board)",
+    "clock": "Time for each move (default: the server's default clock)",
+    "colour": "Your colour (Pink moves first; default random)",
+}
+OPTION_CHOICES: dict[str, list[Any]] = {
+    "size": SIZE_CHOICES,
+    "rules": RULES_CHOICES,
+    "start": START_CHOICES,
+    "clock": CLOCK_CHOICES,
+    "colour": COLOUR_CHOICES,
+}
+
+
+def size_option(value: str) -> tuple[int, int]:
+    """The board size a ``size`` option names (any WxH within rule 1.1, not only the choices).
+
+    Raises:
+        Refusal: not a size, or out of range.
+    """
+    try:
+        return parse_size(value)
+    except ValueError as error:
+        raise Refusal(str(error)) from None
+
+
+def clock_option(seconds: int | None) -> timedelta | None:
+    """The move clock a ``clock`` option gives, checked against 30 seconds to 7 days.
+
+    Raises:
+        Refusal: out of range (also a number too large for a duration).
+    """
+    if seconds is None:
+        return None
+    if not MIN_CLOCK.total_seconds() <= seconds <= MAX_CLOCK.total_seconds():
+        raise Refusal(
+            f"a move clock is {text.format_duration(MIN_CLOCK)} to "
+            f"{text.format_duration(MAX_CLOCK)}"
+        )
+    return timedelta(seconds=seconds)
+
+
+def game_options(
+    size: str, rules: str, start: str, clock: int | None, colour: str, *, rated: bool
+) -> GameOptions:
+    """The GameOptions that a command's options ask for.
+
+    Raises:
+        Refusal: a size or clock out of range.
+    """
+    width, height = size_option(size)
+    return GameOptions(
+        width=width,
+        height=height,
+        rules=rules,
+        start=start,
+        clock=clock_option(clock),
+        colour=colour,  # type: ignore[arg-type]
+        rated=rated,
+    )

@@ -1,0 +1,117 @@
+"""The start of a game, for games between people and against the computer alike: its thread
+and its first picture.
+
+A new game always gets a thread of its own: in the server's game channel when one is set,
+else from the message that started it, or, when that message is itself in a thread (Discord
+refuses a thread inside a thread), from a new message in that thread's parent channel.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot import text
+from bot.cogs.common import (
+    GameBot,
+    bot_of,
+    jump_url,
+    picture_file,
+    picture_names,
+    send_to_game,
+    status_text,
+    thread_name,
+)
+from bot.games import GameOptions, GameView, computer_name, is_computer
+from engine import Player
+
+log = logging.getLogger(__name__)
+
+
+async def open_game_thread(
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    view: GameView,
+    message: discord.Message | None,
+) -> int | None:
+    """A public thread for the game (see the module's docstring); ``message`` is the one that
+    started the game, if known. None when Discord refuses, and the game is then played in the
+    channel it was started in."""
+    names = await picture_names(bot, view)
+    name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE])
+    settings = await bot.service.guild_settings(guild_id=view.guild_id)
+    channel = interaction.channel
+    try:
+        home: int | None = None
+        if settings.game_channel_id and settings.game_channel_id != interaction.channel_id:
+            home = settings.game_channel_id
+        elif isinstance(channel, discord.Thread):
+            home = channel.parent_id
+        if home is not None:
+            parent = bot.get_partial_messageable(home, guild_id=view.guild_id)
+            message = await parent.send(f"Game #{view.game_id}: {jump_url(view)}")
+        elif message is None:
+            message = await interaction.original_response()
+        thread = await message.create_thread(name=name)
+    except discord.HTTPException:
+        log.info("no thread for game %s; playing in the channel", view.game_id)
+        return None
+    return thread.id
+
+
+async def post_game_start(
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    view: GameView,
+    message: discord.Message | None,
+) -> None:
+    """Open the game's thread and post its first picture there (remembering both)."""
+    thread_id = await open_game_thread(bot, interaction, view, message)
+    if thread_id is not None:
+        await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
+        view = await bot.service.game(view.game_id)
+    headline = "The game starts. Play with `/move` (e.g. `/move E5`)."
+    if is_computer(view.pink_id):
+        headline = f"The game starts. {computer_name(view.pink_id)} moves first."
+    picture = await picture_file(bot, view)
+    posted = await send_to_game(bot, view, status_text(view, headline=headline), files=[picture])
+    if posted is not None:
+        await bot.service.set_game_thread(game_id=view.game_id, message_id=posted.id)
+
+
+async def start_against_computer(
+    interaction: discord.Interaction[Any], level: str, options: GameOptions
+) -> None:
+    """Start a game of the user against the computer: a public message, the game's thread and
+    its first picture; when the computer is Pink the service has its first move under way,
+    and its post waits for this start's."""
+    bot = bot_of(interaction)
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    view = await bot.service.start_computer_game(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        user_id=interaction.user.id,
+        level=level,
+        options=options,
+    )
+    with bot.posts.pending(view.game_id):
+        computer = view.blue_id if view.pink_id == interaction.user.id else view.pink_id
+        settings = text.describe_options(
+            width=view.game.width,
+            height=view.game.height,
+            rules=view.game.rules,
+            start=view.game.start,
+            clock=view.clock,
+            rated=False,
+        )
+        colour = "Pink (moves first)" if view.pink_id == interaction.user.id else "Blue"
+        response = await interaction.response.send_message(
+            f"{interaction.user.mention} plays {computer_name(computer)}: game #{view.game_id} "
+            f"({settings}; you play {colour}). Games against the computer are unrated; "
+            "`/undo` takes back your last move and the computer's reply.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        message = response.resource if isinstance(response.resource, discord.Message) else None
+        await post_game_start(bot, interaction, view, message)

@@ -1,0 +1,75 @@
+"""Logging that keeps secrets out of the log: the bot token and interaction tokens.
+
+At DEBUG discord.py logs every REST URL and every gateway event. An interaction's token sits
+in its callback URL (``/interactions/<id>/<token>/callback``), in every follow-up URL
+(``/webhooks/<application id>/<token>``) and in the INTERACTION_CREATE event (``"token"``);
+for 15 minutes it lets anyone answer, edit and follow up as the bot. ``RedactSecrets`` on a
+handler rewrites every record it passes, whichever logger it came from.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+
+REDACTED = "[redacted]"
+
+# A token in a URL runs to the next slash, query, quote, space or bracket; one that starts
+# with "[" is already redacted (a record passes the filter once per handler).
+_URL_TOKEN = r"[\w.:=+-]+"
+_PATTERNS = (
+    re.compile(rf"(/webhooks/\d+/){_URL_TOKEN}"),
+    re.compile(rf"(/interactions/\d+/){_URL_TOKEN}"),
+    # A "token" field in JSON ("token": "...") or in a Python dict's repr ('token': '...').
+    re.compile(r"""(["']token["']\s*:\s*["'])[^"']*"""),
+)
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with interaction tokens, webhook tokens and each of ``secrets`` blanked out."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    for pattern in _PATTERNS:
+        text = pattern.sub(rf"\g<1>{REDACTED}", text)
+    return text
+
+
+class RedactSecrets(logging.Filter):
+    """A handler filter that rewrites each record's message and traceback with ``redact``."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.secrets = tuple(s for s in secrets if s)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Redact the record in place; it is always let through."""
+        message = record.getMessage()
+        cleaned = redact(message, self.secrets)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            # Format the traceback now so that its text can be redacted too.
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, self.secrets)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info, self.secrets)
+        return True
+
+
+def redact_handlers(logger: logging.Logger, *, secrets: Iterable[str] = ()) -> RedactSecrets:
+    """Put one ``RedactSecrets`` on every handler of ``logger`` (the root, usually), in place
+    of any an earlier call put there."""
+    guard = RedactSecrets(secrets)
+    for handler in logger.handlers:
+        unredact(handler)
+        handler.addFilter(guard)
+    return guard
+
+
+def unredact(handler: logging.Handler) -> None:
+    """Take every ``RedactSecrets`` off ``handler``."""
+    for old in [f for f in handler.filters if isinstance(f, RedactSecrets)]:
+        handler.removeFilter(old)
