@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
+import os
+import select
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from pathlib import Path
 from types import FrameType, TracebackType
 
@@ -42,6 +47,7 @@ from bot.games import (
 from bot.pictures import game_gif, game_png
 from engine import (
     Colour,
+    Level,
     OptionError,
     Player,
     Rules,
@@ -113,7 +119,8 @@ class LocalOptions:
             found.append(f"--computer {self.computer}")
         you = view.player_of(PINK_USER_ID)
         colour = None if you is None else you.name.lower()
-        if is_computer(opponent) and self.colour in ("pink", "blue") and colour != self.colour:
+        chosen = None if self.colour in (None, Colour.RANDOM) else self.colour
+        if is_computer(opponent) and chosen is not None and colour != chosen:
             found.append(f"--colour {self.colour}")
         return found
 
@@ -135,14 +142,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",
         default=None,
-        choices=[str(rules) for rules in Rules],
-        help="rule set (default: standard)",
+        choices=[rules.value for rules in Rules],
+        help=f"rule set: {_described(Rules)} (default: standard)",
     )
     parser.add_argument(
         "--start",
         default=None,
-        choices=[str(start) for start in Start],
-        help="starting position (default: empty)",
+        choices=[start.value for start in Start],
+        help=f"starting position: {_described(Start)} (default: empty)",
     )
     parser.add_argument("--db", default=None, help="SQLite file (default: DOTS_DATABASE)")
     parser.add_argument("--out", default="dots-pictures", help="folder for the PNG pictures")
@@ -151,16 +158,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--computer",
-        choices=tuple(COMPUTER_IDS),
+        choices=[level.value for level in Level],
         default=None,
-        help="play against the computer at this level (unrated) instead of two at one keyboard",
+        help="play against the computer at this level (unrated) instead of two at one keyboard: "
+        + _described(Level),
     )
     parser.add_argument(
         "--colour",
-        choices=[str(colour) for colour in Colour],
+        choices=[colour.value for colour in Colour],
         default=None,
-        help="your colour against the computer (Pink moves first; default pink)",
+        help="your colour against the computer: " + _described(Colour) + " (default: pink)",
     )
+
+
+def _described(options: type[Rules | Start | Level | Colour]) -> str:
+    """The choices with what each means, for --help: ``"easy: takes what it is given; ..."``.
+    argparse formats help with %, so a literal % is doubled."""
+    return "; ".join(f"{o.value}: {o.description}" for o in options).replace("%", "%%")
 
 
 def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
@@ -500,23 +514,44 @@ class Interrupts:
 
     asyncio.run's own handler only cancels the main task, which a blocking ``input()`` does
     not notice: the first press seemed to do nothing and the second raised inside the
-    database code. Instead, while a line is being read, Ctrl-C raises KeyboardInterrupt in
-    ``input()`` at once; while the service works (a move being stored, the computer thinking)
-    it is remembered and raised by the next read, so no action is cut in half.
+    database code. Here SIGINT is blocked except while a line is being read, and a press
+    raises KeyboardInterrupt from the read. Pressed while the service works (a move being
+    stored, the computer thinking) it waits for the next read, so no action is cut in half,
+    and the threads and the computer's worker processes started meanwhile inherit the block
+    (a worker that took it while starting would die with a traceback).
+
+    On a terminal the line is read by ``terminal_line``, which waits in ``select()`` on stdin
+    and on the signal wakeup fd rather than in ``input()``: a press just before ``input()``
+    blocks would be lost (Python runs handlers only in the main thread, between bytecodes),
+    and the wakeup fd gets its byte whenever the signal comes.
     """
 
-    def __init__(self, read: Read, write: Write) -> None:
+    def __init__(self, read: Read) -> None:
         self._read = read
-        self._write = write
         self._reading = False
         self._pending = False
+        self._active = False
         self._previous: Callable[[int, FrameType | None], object] | int | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._mask: set[signal.Signals] = set()
+        self._wakeup: tuple[int, int] | None = None
+        self._previous_wakeup = -1
 
     def __enter__(self) -> Interrupts:
-        if threading.current_thread() is threading.main_thread():  # signals reach only it
-            self._loop = asyncio.get_running_loop()
-            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        if threading.current_thread() is not threading.main_thread():  # signals reach only it
+            return self
+        # multiprocessing unblocks SIGINT in the thread that first starts its resource tracker
+        # (the computer's process pool does): start it now, before blocking.
+        resource_tracker.ensure_running()
+        self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        self._active = True
+        if self._read is input and sys.stdin.isatty():
+            wakeup = os.pipe()
+            for fd in wakeup:
+                os.set_blocking(fd, False)
+            self._previous_wakeup = signal.set_wakeup_fd(wakeup[1], warn_on_full_buffer=False)
+            self._wakeup = wakeup
+            self._read = self.terminal_line
         return self
 
     def __exit__(
@@ -525,26 +560,63 @@ class Interrupts:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        if self._loop is not None:
-            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+        if not self._active:
+            return
+        # A press while the game was closing is swallowed as the mask is restored.
+        signal.signal(signal.SIGINT, lambda signum, frame: None)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+        signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+        if self._wakeup is not None:
+            signal.set_wakeup_fd(self._previous_wakeup)
+            for fd in self._wakeup:
+                os.close(fd)
+            self._wakeup = None
+        self._active = False
 
     def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         if self._reading:
             raise KeyboardInterrupt
-        if not self._pending and self._loop is not None:
-            self._pending = True
-            # Printing from a signal handler could re-enter a print under way: let the loop do it.
-            self._loop.call_soon_threadsafe(self._write, "\nCtrl-C: leaving after this move.")
+        self._pending = True  # a race at the edge of a read: the next read raises it
 
     def read(self, prompt: str) -> str:
-        """Read a line; KeyboardInterrupt if Ctrl-C was pressed before or while waiting."""
+        """Read a line; KeyboardInterrupt if Ctrl-C is pressed while waiting or was before."""
+        if not self._active:
+            return self._read(prompt)
         self._reading = True
         try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a waiting one fires
             if self._pending:
                 raise KeyboardInterrupt
             return self._read(prompt)
         finally:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             self._reading = False
+
+    def terminal_line(self, prompt: str) -> str:
+        """``input()`` for a terminal that every Ctrl-C interrupts.
+
+        Raises:
+            EOFError: Ctrl-D (end of input).
+            KeyboardInterrupt: Ctrl-C.
+        """
+        assert self._wakeup is not None
+        wakeup = self._wakeup[0]
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        stdin = sys.stdin.fileno()
+        while True:
+            ready, _, _ = select.select([stdin, wakeup], [], [])
+            if wakeup in ready:
+                # The handler runs before the next bytecode (and raises); this drains the byte
+                # of a signal that was already handled.
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wakeup, 512)
+                continue
+            # A terminal in canonical mode hands over one whole line at a time.
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            return line.removesuffix("\n")
 
 
 async def play_local(
@@ -558,7 +630,7 @@ async def play_local(
 
     Ctrl-C leaves like `quit` (see ``Interrupts``).
     """
-    with Interrupts(read, write) as interrupts:
+    with Interrupts(read) as interrupts:
         own = service is None
         if service is None:
             service = await GameService.open(options.database)

@@ -156,11 +156,12 @@ def turn_line(game: Game, names: Names, *, left: str = "") -> str:
 
 
 def result_line(result: Result, names: Names) -> str:
-    """The result with the winner's name, e.g. ``"Pink wins 5–3 (both ended): @ann"``."""
+    """The result as a sentence, with the winner's name: ``"Pink wins 5–3 (both ended). Well
+    played, @ann!"``, ``"Draw 0–0 (both ended)."``."""
     text = result.describe()
-    if result.winner is not None:
-        text += f". Well played, {names[result.winner]}!"
-    return text
+    if result.winner is None:
+        return text + "."
+    return text + f". Well played, {names[result.winner]}!"
 
 
 def action_line(game: Game, names: Names) -> str:

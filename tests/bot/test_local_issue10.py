@@ -3,14 +3,15 @@ no markdown), the board's legend and last-move mark, and what the repository shi
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 
 import pytest
 
 from bot import text
-from bot.local import HELP, LocalOptions
-from engine import Game, Player, Point
+from bot.local import HELP, LocalOptions, add_arguments
+from engine import Colour, Game, Level, Player, Point, Rules, Start
 from tests.bot.test_computer_local import run as run_computer
 from tests.bot.test_local import run
 
@@ -75,6 +76,19 @@ def test_issue10_item17_options_left_out_do_not_restrict_the_offer() -> None:
         None,
     )
     assert (options.width, options.height) == (10, 10)  # a new game's default
+
+
+def test_the_command_line_choices_are_the_engine_options() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    choices = {action.dest: action.choices for action in parser._actions if action.choices}
+    assert choices == {
+        "rules": [o.value for o in Rules],
+        "start": [o.value for o in Start],
+        "computer": [o.value for o in Level],
+        "colour": [o.value for o in Colour],
+    }
+    assert Level.HARD.description in " ".join(parser.format_help().split())
 
 
 # Item 18: one place that knows plurals; no Discord markdown in the terminal.

@@ -150,6 +150,30 @@ async def test_issue10_item16_one_ctrl_c_saves_the_game_and_exits(
     assert await saved_games(tmp_path) == [(1, 1, 2, ["Pink C3"])]
 
 
+async def test_issue10_item16_ctrl_d_and_a_ctrl_c_at_a_confirmation_leave_the_same_way(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    session = terminal(["local", "--size", "5x5"])
+    session.expect(r"Pink> ")
+    session.type("C3")
+    session.expect(r"Blue> ")
+    session.press(b"\x04")  # Ctrl-D on an empty line: end of input
+    assert session.wait() == 0
+    assert "is saved; `dots-bot local` offers to continue it." in session.output
+    assert_clean(session.output)
+    session = terminal(["local"])
+    session.expect(r"Continue local game #1 .*\? \[Y/n\] ")
+    session.type("y")
+    session.expect(r"Blue> ")
+    session.type("resign")
+    session.expect(r"\[y/N\] ")
+    session.press(b"\x03")
+    assert session.wait() == 0
+    assert "Game #1 (5×5, standard rules" in session.output
+    assert_clean(session.output)
+    assert await saved_games(tmp_path) == [(1, 1, 2, ["Pink C3"])]  # nobody resigned
+
+
 async def test_issue10_item16_ctrl_c_against_the_computer_and_while_it_thinks(
     terminal: type[Terminal], tmp_path: Path
 ) -> None:
@@ -172,7 +196,6 @@ async def test_issue10_item16_ctrl_c_against_the_computer_and_while_it_thinks(
     session.expect(r"is thinking\.\.\.")
     session.press(b"\x03")
     assert session.wait() == 0
-    assert "Ctrl-C: leaving after this move." in session.output
     assert "Computer (hard) plays" in session.output
     assert_clean(session.output)
     [(_, _, _, actions)] = await saved_games(tmp_path)

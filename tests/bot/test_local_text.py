@@ -79,3 +79,11 @@ def test_long_lists_are_cut_to_fit_in_one_discord_message() -> None:
     assert kept[-1] == f"…and {30 - (len(kept) - 1)} more."
     assert kept[:-1] == lines[: len(kept) - 1]
     assert text.join_lines(["a", "b"]) == "a\nb"
+
+
+def test_a_draw_is_a_sentence_too() -> None:
+    game = Game(5, 5)
+    game.end()
+    game.end()
+    assert game.result is not None and game.result.winner is None
+    assert text.turn_line(game, NAMES) == "Draw 0–0 (both ended)."
