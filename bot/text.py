@@ -229,6 +229,11 @@ def end_confirmation(game: Game, player: Player, preview: StopPreview | None = N
     return text
 
 
+def record_line(*, games: int, wins: int, losses: int, draws: int) -> str:
+    """A player's record, e.g. ``"1 game: 1 won, 0 lost, 0 drawn"``."""
+    return f"{plural(games, '{n} game', '{n} games')}: {wins} won, {losses} lost, {draws} drawn"
+
+
 def rating_lines(
     changes: Sequence[tuple[str, float, float, bool]],
 ) -> list[str]:

@@ -119,8 +119,8 @@ class Info(commands.Cog):
         rows = await self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
         lines = [
             f"{row.rank}. {mention(row.user_id)} **{round(row.rating)}**"
-            f"{'?' if row.provisional else ''}: {row.games} games, "
-            f"{row.wins} won, {row.losses} lost, {row.draws} drawn"
+            f"{'?' if row.provisional else ''}: "
+            + text.record_line(games=row.games, wins=row.wins, losses=row.losses, draws=row.draws)
             for row in rows
         ]
         embed = discord.Embed(
@@ -147,8 +147,8 @@ class Info(commands.Cog):
             description=(
                 f"Rating **{round(s.rating)}** ± {round(s.rd)}"
                 f"{' (provisional)' if s.provisional else ''}, {rank}\n"
-                f"{s.games} games: {s.wins} won, {s.losses} lost, {s.draws} drawn; "
-                f"{s.running} running"
+                + text.record_line(games=s.games, wins=s.wins, losses=s.losses, draws=s.draws)
+                + f"; {s.running} running"
             ),
         )
         await interaction.response.send_message(embed=embed)

@@ -492,10 +492,10 @@ async def test_leaderboard_stats_and_history_after_a_rated_game(world: World) ->
     board = next(c for c in calls if c.kind == 4)
     text = board.payload["data"]["embeds"][0]["description"]  # type: ignore[index]
     assert text.index(f"<@{ANN.id}>") < text.index(f"<@{BOB.id}>")
-    assert "1 won" in text
+    assert "1 game: 1 won" in text  # issue 10 item 18: "1 game", not "1 games"
     calls = await world.harness.slash(CAT, "stats", user=BOB)
     stats = next(c for c in calls if c.kind == 4).payload["data"]["embeds"][0]["description"]  # type: ignore[index]
-    assert "1 games: 0 won, 1 lost" in stats
+    assert "1 game: 0 won, 1 lost" in stats
     calls = await world.harness.slash(ANN, "history")
     history = next(c for c in calls if c.kind == 4).payload["data"]["embeds"][0]["description"]  # type: ignore[index]
     assert f"#{game_id} win" in history and f"<@{BOB.id}>" in history

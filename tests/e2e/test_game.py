@@ -293,7 +293,7 @@ async def test_a_whole_game_from_challenge_to_leaderboard(
         assert lines[0].startswith(f"1. {s.alice.mention}") and "1 won, 0 lost" in lines[0]
         assert lines[1].startswith(f"2. {s.bob.mention}") and "0 won, 1 lost" in lines[1]
         stats = await (await fake.slash(s.bob, "stats", channel=s.general)).reply()
-        assert "1 games: 0 won, 1 lost" in stats.text()
+        assert "1 game: 0 won, 1 lost" in stats.text()
         history = await (await fake.slash(s.alice, "history", channel=s.general)).reply()
         assert "#1 " in history.text() and "1–0" in history.text()
 
