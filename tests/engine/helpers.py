@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from engine import Board, Game, Player, Point
 
@@ -128,10 +128,3 @@ def game_state(game: Game) -> tuple[object, ...]:
         game.record,
         game.last_move,
     )
-
-
-def all_points(width: int, height: int) -> Iterator[Point]:
-    """Every point of a board of this size."""
-    for y in range(height):
-        for x in range(width):
-            yield Point(x, y)

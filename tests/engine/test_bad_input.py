@@ -97,9 +97,7 @@ def test_inside_own_base_also_refused() -> None:
 
 
 def test_board_refusals_leave_the_board_unchanged() -> None:
-    board = Board(10, 10)
-    for player, point in moves("B:D4 P:D6 C5 B4 C3 D2 E3 F4 E5"):
-        board.place(point, player)
+    board = Board.from_moves(moves("B:D4 P:D6 C5 B4 C3 D2 E3 F4 E5"))
     for name, error in [
         ("K3", OffBoardError),
         ("x", InvalidPointError),

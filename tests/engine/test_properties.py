@@ -30,7 +30,6 @@ from .helpers import (
     BLUE,
     PINK,
     SYMMETRIES,
-    all_points,
     game_state,
     rows,
     transform,
@@ -68,7 +67,7 @@ def _reference_grounded(board: Board, player: Player) -> set[Point]:
         return 0 <= p.x < w and 0 <= p.y < h and board.is_live(p) and board.dot(p) is who
 
     start = [
-        p for p in all_points(w, h) if live(p, player) and (p.x in (0, w - 1) or p.y in (0, h - 1))
+        p for p in board.points() if live(p, player) and (p.x in (0, w - 1) or p.y in (0, h - 1))
     ]
     seen = set(start)
     stack = list(start)
@@ -105,7 +104,7 @@ def _inside_of_ring(ring: tuple[Point, ...], width: int, height: int) -> set[Poi
             if -1 <= q.x <= width and -1 <= q.y <= height and q not in seen and q not in walls:
                 seen.add(q)
                 stack.append(q)
-    return {p for p in all_points(width, height) if p not in seen and p not in walls}
+    return {p for p in Board(width, height).points() if p not in seen and p not in walls}
 
 
 def check_board(board: Board) -> None:
@@ -114,7 +113,7 @@ def check_board(board: Board) -> None:
     counted = {PINK: 0, BLUE: 0}
     free = []
     owned: set[Point] = set()
-    for p in all_points(w, h):
+    for p in board.points():
         dot, owner = board.dot(p), board.owner(p)
         # Rule 2.2: free means no dot and inside no base.
         assert board.is_free(p) == (dot is None and owner is None), p

@@ -53,9 +53,7 @@ def test_diagonal_gap_holds_gap_of_two_leaks(sym: tuple[bool, bool, bool]) -> No
     square = ["C3", "C4", "C5", "D5", "E5", "E4", "E3", "D3"]
     for missing, holds in (("C3", True), ("D3", False), ("E5", True), ("C4", False)):
         seq = moves("B:D4 " + _pink([s for s in square if s != missing]))
-        board = Board(size, size)
-        for player, point in transform_moves(seq, sym, size, size):
-            board.place(point, player)
+        board = Board.from_moves(transform_moves(seq, sym, size, size), size, size)
         assert board.score(PINK) == (1 if holds else 0), missing
         assert board.is_live(transform(P("D4"), sym, size, size)) is not holds
 
@@ -208,9 +206,7 @@ def test_outer_line_points_are_never_captured(sym: tuple[bool, bool, bool]) -> N
     size = 6
     # Blue fills the whole first column and Pink walls it in from the inside.
     seq = moves("B:A1 A2 A3 A4 A5 A6 P:B1 B2 B3 B4 B5 B6")
-    board = Board(size, size)
-    for player, point in transform_moves(seq, sym, size, size):
-        board.place(point, player)
+    board = Board.from_moves(transform_moves(seq, sym, size, size), size, size)
     assert board.score(PINK) == board.score(BLUE) == 0
     assert board.bases == []
     expected = "\n".join("BP...." for _ in range(size))
