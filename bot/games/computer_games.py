@@ -187,9 +187,10 @@ class ComputerCases(ChallengeCases, PlayCases):
                 raise NothingToUndo("nothing to undo: you have no move the computer answered")
             keep = row.moves - 2
             deadline = to_ts(self.now()) + row.clock
-            if not await self.store.take_back(
+            stored = await self.store.take_back(
                 game_id, moves=row.moves, keep=keep, deadline=deadline
-            ):
+            )
+            if stored is None:
                 self._cache.pop(game_id, None)
                 raise GameChanged("the game changed meanwhile: look at it again and retry")
             game = Game(
@@ -201,7 +202,6 @@ class ComputerCases(ChallengeCases, PlayCases):
             )
             for action in actions[:keep]:
                 game.apply(action)
-            row.moves, row.deadline, row.reminder_sent = keep, deadline, False
-            live.game = game
-            self._game_clock(row)
-            return Undone(convert.game_view(row, game), tuple(actions[keep:]))
+            live.row, live.game = stored, game
+            self._game_clock(stored)
+            return Undone(convert.game_view(stored, game), tuple(actions[keep:]))
