@@ -382,3 +382,30 @@ async def test_a_cancelled_sqlite_transaction_leaves_no_write_lock(tmp_path: Pat
         other.execute("BEGIN IMMEDIATE")
         other.execute("ROLLBACK")
     await store.close()
+
+
+async def test_two_games_of_one_player_ending_at_once_are_rated_one_after_the_other(
+    database: str | Path,
+) -> None:
+    # Two Stores (two connections, on PostgreSQL two concurrent transactions): the second
+    # game must be rated from the rating the first one wrote, not from the same old one.
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        games = [await first.create_game(a_game(rated=True, blue_id=blue)) for blue in (20, 30)]
+        await asyncio.gather(*(
+            store.record_action(
+                game.game_id, ActionRow(0, "resign", 2, None, 120.0), deadline=None,
+                finish=Finish("over", winner=1, reason="resign"), rate=rate_stored,
+            )
+            for store, game in zip((first, second), games, strict=True)
+        ))  # fmt: skip
+        found = await first.rating(1, 10)
+        assert found is not None and found[0].games == 2 and found[0].wins == 2
+        history = await first.execute(
+            "SELECT before, after FROM rating_changes WHERE user_id = 10 ORDER BY after"
+        )
+        assert len(history) == 2 and history[1][0] == history[0][1]
+        assert history[1][1] == found[0].rating
+    finally:
+        await first.close()
+        await second.close()
