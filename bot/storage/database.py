@@ -9,6 +9,10 @@ rows: WAL gives each read the last committed state. aiosqlite runs each statemen
 connection's thread, so a transaction of several statements spans several awaits; the lock
 keeps other coroutines' statements out of it. A ROLLBACK queued by a cancelled transaction runs
 before whatever the next holder of the lock queues (aiosqlite's queue is first in, first out).
+Cost: one trip to that thread per statement, so a move is four (BEGIN, UPDATE ... RETURNING,
+INSERT, COMMIT), as before SQLAlchemy: BEGIN/COMMIT go straight to aiosqlite and a move's two
+statements are ``Prepared`` (SQLAlchemy's SQL, compiled once, run on the driver), because
+SQLAlchemy's execution path cost more CPU than the statements themselves.
 
 Durability (SQLite): WAL with ``synchronous=NORMAL``. A commit has written its frames to the WAL
 file (into the OS page cache) before it returns, so a transaction acknowledged to a player
@@ -72,6 +76,9 @@ class Database:
         self._writer = writer
         self._readers = readers
         self._lock = asyncio.Lock()
+        # SQLite: whether SQLAlchemy's own BEGIN emits ours (for Alembic's transactions);
+        # ``transaction()`` begins on the driver itself instead.
+        self._sqlalchemy_begins = _Switch()
 
     @classmethod
     async def open(cls, target: str | Path) -> Database:
@@ -87,14 +94,17 @@ class Database:
         url = f"sqlite+aiosqlite:///{target}"
         # One writing connection, held open: the lock below is what orders the writers.
         engine = create_async_engine(url, poolclass=StaticPool)
-        _sqlite_events(engine, begin="BEGIN IMMEDIATE")
+        switch = _Switch()
+        _sqlite_events(engine, begin=switch)
         writer = await engine.connect()
         # An in-memory database exists once per connection, so it keeps to the one.
         readers = None
         if not memory:
             readers = create_async_engine(url, isolation_level="AUTOCOMMIT", pool_size=4)
             _sqlite_events(readers, begin=None)
-        return cls(engine, writer=writer, readers=readers)
+        db = cls(engine, writer=writer, readers=readers)
+        db._sqlalchemy_begins = switch
+        return db
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
@@ -104,8 +114,27 @@ class Database:
             async with self.engine.begin() as conn:
                 yield conn
             return
-        async with self._lock, self._writer.begin():
-            yield self._writer
+        async with self._lock:
+            conn = self._writer
+            # BEGIN and COMMIT straight on aiosqlite: one trip to its thread each. (Through
+            # SQLAlchemy a move's transaction cost about twice the CPU.) SQLAlchemy's own
+            # BEGIN, at the block's first Core statement, then only opens its bookkeeping.
+            driver = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+            await driver.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                if conn.in_transaction():
+                    await conn.commit()  # SQLite's COMMIT, and SQLAlchemy's bookkeeping
+                else:
+                    await driver.commit()
+            except BaseException:
+                # sqlite3's rollback() does nothing outside a transaction, so this is right
+                # whether the block, the COMMIT or a cancellation stopped it.
+                if conn.in_transaction():
+                    await conn.rollback()
+                else:
+                    await driver.rollback()
+                raise
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncConnection]:
@@ -133,7 +162,11 @@ class Database:
                 yield conn
             return
         async with self._lock:
-            yield self._writer
+            self._sqlalchemy_begins.on = True
+            try:
+                yield self._writer
+            finally:
+                self._sqlalchemy_begins.on = False
 
     async def close(self) -> None:
         """Close the connections (after the transaction in progress, if any)."""
@@ -145,9 +178,13 @@ class Database:
             await self.engine.dispose()
 
 
-def _sqlite_events(engine: AsyncEngine, *, begin: str | None) -> None:
-    """The pragmas on every new connection, and our own BEGIN (SQLAlchemy's recipe for
-    pysqlite: the driver then opens no transaction of its own)."""
+class _Switch:
+    on = False
+
+
+def _sqlite_events(engine: AsyncEngine, *, begin: _Switch | None) -> None:
+    """The pragmas on every new connection, and (while ``begin.on``) our own BEGIN IMMEDIATE
+    for SQLAlchemy's (its recipe for pysqlite: the driver then opens no transaction itself)."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -163,9 +200,8 @@ def _sqlite_events(engine: AsyncEngine, *, begin: str | None) -> None:
 
         @event.listens_for(engine.sync_engine, "begin")
         def _begin(conn: Any) -> None:
-            # Straight to aiosqlite: one trip to its thread (through SQLAlchemy's cursor it
-            # is three, and a move's transaction is only four statements).
-            await_only(conn.connection.driver_connection.execute(begin))
+            if begin.on:
+                await_only(conn.connection.driver_connection.execute("BEGIN IMMEDIATE"))
 
 
 class Prepared:
