@@ -349,6 +349,8 @@ class Store:
                 {"game_id": game_id, "seq": action.seq, "kind": action.kind,
                  "player": action.player, "point": action.point, "at": action.at},
             )  # fmt: skip
+            if finish is None:
+                return stored, ()
             return stored, await self._rate(conn, stored, rate)
 
     async def take_back(

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.postgres import HOW_TO_ENABLE, Cluster, find_binaries
+from tests import postgres
+from tests.postgres import HOW_TO_ENABLE, Cluster
 
 
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Cluster]:
     """The session's PostgreSQL cluster (skips the test where PostgreSQL is not installed)."""
-    binaries = find_binaries()
+    binaries = postgres.find_binaries()
     if binaries is None:
         pytest.skip(HOW_TO_ENABLE)
     cluster = Cluster.start(binaries)
@@ -26,6 +27,13 @@ def postgres_cluster() -> Iterator[Cluster]:
         yield cluster
     finally:
         cluster.stop()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line at the end saying how to run the PostgreSQL tests, when they were skipped."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if any(HOW_TO_ENABLE in str(getattr(r, "longrepr", "")) for r in skipped):
+        terminalreporter.write_line(HOW_TO_ENABLE, yellow=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
