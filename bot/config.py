@@ -3,7 +3,8 @@
 - ``DISCORD_TOKEN``: the bot's token (required to connect; never printed: ``repr`` hides it).
 - ``DOTS_DATABASE``: the SQLite file, default ``dots.sqlite3`` in the working directory (one
   file beside where the bot is run is the least surprising place for a self-hosted bot; its
-  ``-wal`` and ``-shm`` companions live beside it).
+  ``-wal`` and ``-shm`` companions live beside it), or a ``postgresql://user:password@host/db``
+  URL (with the ``postgres`` extra installed).
 - ``DOTS_DEV_GUILD``: a server id to sync slash commands to instantly while developing.
 - ``DOTS_LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
 """
@@ -30,7 +31,7 @@ class Settings:
     """The bot's settings; the token is kept out of ``repr`` so logs never show it."""
 
     token: str = field(default="", repr=False)
-    database: Path = Path(DEFAULT_DATABASE)
+    database: Path | str = Path(DEFAULT_DATABASE)  # a file, or a postgresql:// URL
     dev_guild: int | None = None
     log_level: str = "INFO"
 
@@ -71,7 +72,7 @@ class Settings:
             )
         return cls(
             token=token,
-            database=Path(environ.get("DOTS_DATABASE", "").strip() or DEFAULT_DATABASE),
+            database=_database(environ.get("DOTS_DATABASE", "").strip() or DEFAULT_DATABASE),
             dev_guild=dev_guild,
             log_level=level,
         )
@@ -85,3 +86,8 @@ class Settings:
         if not self.token:
             raise ConfigError("DISCORD_TOKEN is not set (put it in the environment or in .env)")
         return self.token
+
+
+def _database(value: str) -> Path | str:
+    """A PostgreSQL URL as given (a Path would fold its ``//``), else the SQLite file's path."""
+    return value if value.startswith(("postgresql:", "postgres:")) else Path(value)

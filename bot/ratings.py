@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 SCALE = 173.7178  # 400 / ln(10): Glicko-2's conversion from the Glicko scale
 DEFAULT_RATING = 1500.0
@@ -107,3 +108,25 @@ def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
         update(a, [(b, score_a)], min_rd=MIN_RD),
         update(b, [(a, 1.0 - score_a)], min_rd=MIN_RD),
     )
+
+
+class Stored(Protocol):
+    """A rating as the database keeps it (``bot.storage.rows.RatingRow`` is one)."""
+
+    @property
+    def rating(self) -> float: ...
+    @property
+    def rd(self) -> float: ...
+    @property
+    def volatility(self) -> float: ...
+
+
+def rate_stored(
+    pink: Stored | None, blue: Stored | None, score_pink: float
+) -> tuple[tuple[Rating, Rating], tuple[Rating, Rating]]:
+    """Each player's (rating before, rating after) a game between them, from their stored
+    ratings (None: a first rated game, from the default rating); the rules the Store is given
+    when a rated game ends."""
+    a, b = (Rating() if r is None else Rating(r.rating, r.rd, r.volatility) for r in (pink, blue))
+    new_a, new_b = rate_game(a, b, score_pink)
+    return (a, new_a), (b, new_b)

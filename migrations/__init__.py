@@ -1,1 +1,2 @@
-"""The SQL migrations (NNNN_name.sql), shipped as package data; see bot.storage.migrate."""
+"""The Alembic migrations (``env.py``, ``versions/NNNN_name.py``), shipped as package data; the
+bot applies them at start-up (see bot.storage.migrate)."""

@@ -235,9 +235,10 @@ class ComputerCases(ChallengeCases, PlayCases):
                 raise NothingToUndo("nothing to undo: you have no move the computer answered")
             keep = row.moves - 2
             deadline = to_ts(self.now()) + row.clock
-            if not await self.store.take_back(
+            stored = await self.store.take_back(
                 game_id, moves=row.moves, keep=keep, deadline=deadline
-            ):
+            )
+            if stored is None:
                 self._cache.pop(game_id, None)
                 raise GameChanged("the game changed meanwhile: look at it again and retry")
             taken = tuple(actions[keep:])
@@ -245,9 +246,9 @@ class ComputerCases(ChallengeCases, PlayCases):
             game = live.game
             for _ in taken:
                 game.pop()
-            row.moves, row.deadline, row.reminder_sent = keep, deadline, False
-            self._game_clock(row)
-            return Undone(convert.game_view(row, game), taken)
+            live.row = stored
+            self._game_clock(stored)
+            return Undone(convert.game_view(stored, game), taken)
 
 
 def snapshot(game: Game) -> Game:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
+from bot.storage.rows import RatingChange
 from engine import Action, Game, Placement, Player, Result
 
 Colour = Literal["pink", "blue", "random"]
@@ -129,22 +130,6 @@ class GameView:
     def players(self) -> tuple[int, int]:
         """The user ids (pink, blue)."""
         return (self.pink_id, self.blue_id)
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChange:
-    """One player's Glicko-2 rating before and after a rated game (provisional while RD > 110)."""
-
-    user_id: int
-    before: float
-    after: float
-    rd: float
-    provisional: bool
-
-    @property
-    def delta(self) -> float:
-        """How much the rating moved."""
-        return self.after - self.before
 
 
 @dataclass(frozen=True, slots=True)

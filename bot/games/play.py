@@ -15,7 +15,8 @@ from bot.games.errors import (
     NotYourTurn,
     TooLateToAbort,
 )
-from bot.games.models import GameView, MoveOutcome, RatingChange, Reminder, TimedOut
+from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
+from bot.ratings import rate_stored
 from bot.storage.rows import ActionRow, Finish
 from bot.storage.store import StaleWriteError
 from engine import Action, DotsError, GameOverError, NotYourTurnError, Placement, Player
@@ -47,8 +48,8 @@ class PlayCases(ServiceCore):
             seq, action.kind, int(action.player), action.point.name if action.point else None, now
         )
         try:
-            updates = await self.store.record_action(
-                row.game_id, stored, deadline=deadline, finish=finish
+            row, rating_changes = await self.store.record_action(
+                row.game_id, stored, deadline=deadline, finish=finish, rate=rate_stored
             )
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
@@ -58,12 +59,8 @@ class PlayCases(ServiceCore):
             # The cached position is ahead of the database: rebuild it on next use.
             self._cache.pop(row.game_id, None)
             raise
-        row.moves = seq + 1
-        row.deadline = deadline
-        row.reminder_sent = False
+        live.row = row
         if finish is not None:
-            row.status, row.winner, row.reason = finish.status, finish.winner, finish.reason
-            row.pink_score, row.blue_score, row.finished = finish.pink_score, finish.blue_score, now
             self._cache.pop(row.game_id, None)
         self._game_clock(row)
         view = convert.game_view(row, game)
@@ -73,9 +70,7 @@ class PlayCases(ServiceCore):
             placement=placement,
             is_over=finish is not None,
             result=game.result,
-            rating_changes=tuple(
-                RatingChange(u.user_id, u.before, u.after, u.rd, u.provisional) for u in updates
-            ),
+            rating_changes=rating_changes,
             next_user_id=view.to_move_id,
             deadline=view.deadline,
         )
@@ -175,10 +170,13 @@ class PlayCases(ServiceCore):
             row = live.row
             if row.deadline is None or abs(row.deadline - to_ts(deadline)) > SAME_INSTANT:
                 return False
-            if row.reminder_sent or not await self.store.mark_reminded(game_id, row.deadline):
+            if row.reminder_sent:
                 return False
-            row.reminder_sent = True
-            view = convert.game_view(row, live.game)
+            stored = await self.store.mark_reminded(game_id, row.deadline)
+            if stored is None:
+                return False
+            live.row = stored
+            view = convert.game_view(stored, live.game)
         user_id = view.to_move_id
         assert user_id is not None and view.deadline is not None
         await self._publish(Reminder(view, user_id, view.deadline, view.deadline - self.now()))
@@ -186,13 +184,14 @@ class PlayCases(ServiceCore):
 
     async def _abort(self, live: Live) -> GameView:
         """Abort a running game (call under its lock): no result, no rating change."""
-        row = live.row
-        now = to_ts(self.now())
-        await self.store.finish_game(row.game_id, Finish("aborted"), at=now)
-        self._cache.pop(row.game_id, None)
-        row.status, row.finished, row.deadline = "aborted", now, None
-        self._game_clock(row)
-        return convert.game_view(row, live.game)
+        game_id = live.row.game_id
+        stored = await self.store.finish_game(game_id, Finish("aborted"), at=to_ts(self.now()))
+        self._cache.pop(game_id, None)
+        if stored is None:
+            raise GameChanged("the game changed meanwhile: look at it again and retry")
+        live.row = stored
+        self._game_clock(stored)
+        return convert.game_view(stored, live.game)
 
     async def abort(self, *, game_id: int, user_id: int) -> GameView:
         """Either player aborts a game before its first move: no result, no rating change.
@@ -229,16 +228,14 @@ class PlayCases(ServiceCore):
             NoSuchGame.
         """
         async with self._lock(game_id):
-            if not await self.store.set_game_thread(
+            stored = await self.store.set_game_thread(
                 game_id, thread_id=thread_id, message_id=message_id
-            ):
+            )
+            if stored is None:
                 raise NoSuchGame(f"there is no game #{game_id}")
             live = self._cache.get(game_id)
             if live is not None:
-                if thread_id is not None:
-                    live.row.thread_id = thread_id
-                if message_id is not None:
-                    live.row.message_id = message_id
+                live.row = stored
 
 
 def _refusal(error: DotsError) -> Exception:

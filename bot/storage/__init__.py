@@ -1,4 +1,5 @@
-"""Storage: the only code that writes SQL. SQLite through one shared aiosqlite connection."""
+"""Storage: the only code that writes SQL. SQLite (aiosqlite) or PostgreSQL (asyncpg) through
+SQLAlchemy Core; schema changes are the Alembic revisions in migrations/."""
 
 from bot.storage.store import Store
 

@@ -1,114 +1,145 @@
-"""The migrations runner: applies ``NNNN_name.sql`` files in order, one transaction each.
+"""The migrations runner: Alembic's revisions in ``migrations/``, applied at start-up.
 
-Each file runs in one transaction together with ``PRAGMA user_version = NNNN``, so a failing
-migration leaves the database exactly at the previous version.
+Each revision runs in its own transaction with its version bump (``alembic_version``), so a
+failing revision leaves the database exactly at the one before it.
 
-Where the files are: the top-level ``migrations`` folder. In a checkout (and an editable
+A SQLite file from before Alembic (``PRAGMA user_version`` 1 to 3, no ``alembic_version``
+table) was made by the ``.sql`` files that revisions 0001 to 0003 replace: it is stamped at its
+revision, not rebuilt, and the newer revisions are applied to it.
+
+Where the revisions are: the top-level ``migrations`` folder. In a checkout (and an editable
 install) it is found beside the ``bot`` package; in an installed wheel it is the ``migrations``
-package (it has an ``__init__.py`` and the .sql files are its package data).
+package (its ``env.py``, and ``versions/`` as package data).
 """
 
 from __future__ import annotations
 
-import re
-import sqlite3
-from dataclasses import dataclass
 from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
 
-from bot.storage.database import Database, fetch_one
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect, text
 
-_FILE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+from bot.storage.database import Database
+
+# The revisions the three .sql migrations of before Alembic became (their user_version).
+BEFORE_ALEMBIC = {1: "0001", 2: "0002", 3: "0003"}
 
 
 class MigrationError(RuntimeError):
-    """A migration failed; the database was left at the version before it."""
+    """A migration failed; the database was left at the revision before it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One numbered migration file."""
-
-    version: int
-    name: str
-    sql: str
-
-
-def default_location() -> Traversable:
+def default_location() -> Path:
     """The ``migrations`` folder: beside the ``bot`` package in a checkout, else the installed
-    ``migrations`` package."""
-    checkout = Path(__file__).resolve().parents[2] / "migrations"
-    if (checkout / "0001_initial.sql").is_file():
-        return checkout
-    try:
-        installed = resources.files("migrations")
-    except ModuleNotFoundError:
-        installed = None
-    if installed is not None and installed.joinpath("0001_initial.sql").is_file():
-        return installed
-    raise MigrationError("cannot find the migrations folder (0001_initial.sql)")
-
-
-def load(location: Traversable | Path | None = None) -> list[Migration]:
-    """The migrations in ``location`` (default: ``default_location()``), by version.
+    ``migrations`` package.
 
     Raises:
-        MigrationError: two files with one number, or a gap in the numbers.
+        MigrationError: neither has an ``env.py``.
     """
-    folder = location if location is not None else default_location()
-    found: list[Migration] = []
-    for entry in folder.iterdir():
-        match = _FILE.match(entry.name)
-        if match:
-            found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
-    found.sort(key=lambda m: m.version)
-    for expected, migration in enumerate(found, start=1):
-        if migration.version != expected:
-            raise MigrationError(f"migration {migration.name}: expected number {expected:04d}")
+    checkout = Path(__file__).resolve().parents[2] / "migrations"
+    if (checkout / "env.py").is_file():
+        return checkout
+    try:
+        installed = Path(str(resources.files("migrations")))
+    except ModuleNotFoundError:
+        installed = None
+    if installed is not None and (installed / "env.py").is_file():
+        return installed
+    raise MigrationError("cannot find the migrations folder (env.py and versions/)")
+
+
+def config(location: Path | None = None) -> Config:
+    """An Alembic configuration for the revisions in ``location`` (default: the project's)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(location or default_location()))
+    return cfg
+
+
+def head(location: Path | None = None) -> str:
+    """The newest revision in ``location``.
+
+    Raises:
+        MigrationError: the revisions do not form one line (two heads, or none).
+    """
+    try:
+        heads = ScriptDirectory.from_config(config(location)).get_heads()
+    except Exception as error:  # Alembic raises its own CommandError and plain errors
+        raise MigrationError(f"cannot read the migrations: {error}") from error
+    if len(heads) != 1:
+        raise MigrationError(f"the migrations must have one head, not {heads or 'none'}")
+    return heads[0]
+
+
+def current(conn: Connection) -> str | None:
+    """The revision the database is at (None: none applied)."""
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def _upgrade(conn: Connection, cfg: Config) -> str | None:
+    if conn.dialect.name == "sqlite" and current(conn) is None:
+        version = int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
+        conn.rollback()  # end the read's implicit transaction: each revision opens its own
+        if version in BEFORE_ALEMBIC and inspect(conn).has_table("games"):
+            command.stamp(cfg, BEFORE_ALEMBIC[version])
+            if conn.in_transaction():  # Alembic writes a stamp without a transaction of its own
+                conn.commit()
+        elif version:
+            raise MigrationError(f"the database has an unknown schema version {version}")
+    if conn.in_transaction():
+        conn.rollback()
+    command.upgrade(cfg, "head")
+    found = current(conn)
+    conn.rollback()
     return found
 
 
-def statements(sql: str) -> list[str]:
-    """The statements of a script, cut where SQLite's own parser says one is complete (so a
-    semicolon in a string, a comment or a trigger body does not cut)."""
-    found: list[str] = []
-    start = 0
-    for end, char in enumerate(sql):
-        if char == ";" and sqlite3.complete_statement(sql[start : end + 1]):
-            found.append(sql[start : end + 1])
-            start = end + 1
-    if sql[start:].strip():
-        found.append(sql[start:])  # the last statement may lack its semicolon
-    return found
+async def migrate(db: Database, location: Path | None = None) -> str | None:
+    """Apply the revisions newer than the database, each in its own transaction; the revision
+    the database is then at.
+
+    Raises:
+        MigrationError: a revision failed (that one is rolled back; earlier ones stay).
+    """
+    cfg = config(location)
+    head(location)  # refuse a broken folder before touching the database
+    async with db.migrating() as conn:
+        cfg.attributes["connection"] = None
+
+        def run(sync: Connection) -> str | None:
+            cfg.attributes["connection"] = sync
+            return _upgrade(sync, cfg)
+
+        try:
+            return await conn.run_sync(run)
+        except MigrationError:
+            raise
+        except Exception as error:  # the revision's own error, whatever its type
+            if conn.in_transaction():
+                await conn.rollback()
+            failed = _next_after(cfg, await conn.run_sync(current))
+            await conn.rollback()
+            raise MigrationError(f"migration {failed} failed: {error}") from error
+
+
+def _next_after(cfg: Config, applied: str | None) -> str:
+    """The file name of the revision that follows ``applied``."""
+    for script in ScriptDirectory.from_config(cfg).walk_revisions():
+        if script.down_revision == applied:
+            return Path(script.path).stem
+    return "?"
+
+
+async def revision(db: Database) -> str | None:
+    """The revision the database is at (None: none applied)."""
+    async with db.reading() as conn:
+        return await conn.run_sync(current)
 
 
 async def user_version(db: Database) -> int:
-    """The schema version recorded in the database."""
+    """SQLite's ``PRAGMA user_version`` (what marked the schema before Alembic)."""
     async with db.reading() as conn:
-        row = await fetch_one(conn, "PRAGMA user_version")
-    assert row is not None
-    return int(row[0])
-
-
-async def migrate(db: Database, migrations: list[Migration]) -> int:
-    """Apply the migrations newer than the database, each in its own transaction; the version.
-
-    Raises:
-        MigrationError: a migration failed (that one is rolled back; earlier ones stay).
-    """
-    version = await user_version(db)
-    for migration in migrations:
-        if migration.version <= version:
-            continue
-        # One execute per statement inside our BEGIN ... COMMIT: executescript() would commit
-        # the open transaction first, and a failing script could then not be rolled back.
-        try:
-            async with db.transaction() as conn:
-                for statement in statements(migration.sql):
-                    await conn.execute(statement)
-                await conn.execute(f"PRAGMA user_version = {migration.version}")
-        except sqlite3.Error as error:
-            raise MigrationError(f"migration {migration.name} failed: {error}") from error
-        version = migration.version
-    return version
+        return int((await conn.execute(text("PRAGMA user_version"))).scalar_one())

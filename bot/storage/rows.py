@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(slots=True)
@@ -99,14 +101,41 @@ class RatingRow:
 
 
 @dataclass(frozen=True, slots=True)
-class RatingUpdate:
-    """What a rated game did to one player's rating."""
+class RatingChange:
+    """One player's Glicko-2 rating before and after a rated game (provisional while RD > 110)."""
 
     user_id: int
     before: float
     after: float
     rd: float
     provisional: bool
+
+    @property
+    def delta(self) -> float:
+        """How much the rating moved."""
+        return self.after - self.before
+
+
+class NewRating(Protocol):
+    """A rating as the rating rules give it back (``bot.ratings.Rating`` is one)."""
+
+    @property
+    def rating(self) -> float: ...
+    @property
+    def rd(self) -> float: ...
+    @property
+    def volatility(self) -> float: ...
+    @property
+    def is_provisional(self) -> bool: ...
+
+
+# The rating rules, passed into the transaction that ends a rated game: (Pink's rating row,
+# Blue's, Pink's score 1, 0.5 or 0) -> each player's (rating before, rating after); a row is
+# None for a player's first rated game (the rules know the starting rating).
+RateGame = Callable[
+    [RatingRow | None, RatingRow | None, float],
+    tuple[tuple[NewRating, NewRating], tuple[NewRating, NewRating]],
+]
 
 
 @dataclass(frozen=True, slots=True)

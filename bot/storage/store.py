@@ -1,73 +1,107 @@
-"""The Store: every query and transaction of the bot, over one SQLite ``Database``.
+"""The Store: every query and transaction of the bot, over one ``Database`` (SQLite or
+PostgreSQL), in SQLAlchemy Core.
 
 Each public coroutine is one transaction (``db.transaction()``) or one read (``db.reading()``).
-Instants are unix seconds (floats, UTC); the game service converts them to aware datetimes.
+A write to a game returns the row as stored (``UPDATE ... RETURNING``): that is what the game
+service caches. Instants are unix seconds (floats, UTC); the service converts them to aware
+datetimes. The rating rules are not here: the service passes them into the transaction that
+ends a rated game, so the ratings it reads and writes cannot race another game's.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import fields
-from importlib.abc import Traversable
 from pathlib import Path
+from typing import Any
 
-from aiosqlite import Connection
+from sqlalchemy import (
+    ColumnElement,
+    Insert,
+    Row,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot import ratings
-from bot.storage.database import Database, Row, fetch_all, fetch_one
-from bot.storage.migrate import load, migrate, user_version
+from bot.storage.database import Database, Prepared
+from bot.storage.migrate import migrate, revision
 from bot.storage.rows import (
     ActionRow,
     ChallengeRow,
     ClockRow,
     Finish,
     GameRow,
+    RateGame,
+    RatingChange,
     RatingRow,
-    RatingUpdate,
 )
+from bot.storage.schema import actions, challenges, games, guilds, players, rating_changes, ratings
 
-_CHALLENGE_COLS = ", ".join(f.name for f in fields(ChallengeRow))
-_GAME_COLS = ", ".join(f.name for f in fields(GameRow))
-_RATING_COLS = "guild_id, user_id, rating, rd, volatility, games, wins, losses, draws"
+_CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
+_GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
+_RATING_COLS = [ratings.c[f.name] for f in fields(RatingRow)]
+_RUNNING = games.c.status == "running"
+_PLACEHOLDER = re.compile(r"\?")
+
+
+# A move's statements, built once: building a statement costs more than running it.
+_MOVE_SQL = (
+    update(games)
+    .where(games.c.game_id == bindparam("g"), _RUNNING, games.c.moves == bindparam("seq"))
+    .values(moves=games.c.moves + 1, deadline=bindparam("deadline"), reminder_sent=False)
+    .returning(*_GAME_COLS)
+)
+_MOVE = Prepared(_MOVE_SQL, returns_rows=True)
+_FINISH = Prepared(
+    _MOVE_SQL.values(
+        **{name: bindparam(name) for name in ("status", "winner", "pink_score", "blue_score",
+                                              "reason", "finished")}
+    ),
+    returns_rows=True,
+)  # fmt: skip
+_INSERT_ACTION = Prepared(insert(actions), returns_rows=False)
+_READ_GAME = select(*_GAME_COLS).where(games.c.game_id == bindparam("g"))
 
 
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
 
 
-def _challenge(row: Row | None) -> ChallengeRow | None:
-    if row is None:
-        return None
-    c = ChallengeRow(*row)
-    c.rated = bool(c.rated)
-    return c
+def _challenge(row: Row[Any] | None) -> ChallengeRow | None:
+    return None if row is None else ChallengeRow(*row)
 
 
-def _game(row: Row | None) -> GameRow | None:
-    if row is None:
-        return None
-    g = GameRow(*row)
-    g.rated = bool(g.rated)
-    g.reminder_sent = bool(g.reminder_sent)
-    return g
+def _game(row: Row[Any] | None) -> GameRow | None:
+    return None if row is None else GameRow(*row)
 
 
 class Store:
-    """The bot's SQLite database (WAL, foreign keys on), migrated when opened."""
+    """The bot's database, migrated when opened."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations: Traversable | Path | None = None) -> Store:
-        """Open the database at ``path``, creating it and applying any new migrations.
+    async def open(cls, target: str | Path, *, migrations: Path | None = None) -> Store:
+        """Open the database ``target`` (a SQLite file, created if missing, or a
+        ``postgresql://`` URL), applying any new migrations.
 
         Raises:
-            MigrationError: a migration failed (the database stays at the version before it).
+            MigrationError: a migration failed (the database stays at the revision before it).
         """
-        found = load(migrations)
-        db = await Database.open(path)
+        db = await Database.open(target)
         try:
-            await migrate(db, found)
+            await migrate(db, migrations)
         except BaseException:
             await db.close()
             raise
@@ -78,76 +112,91 @@ class Store:
         await self.db.close()
 
     async def version(self) -> int:
-        """The schema version (the number of the last migration applied)."""
-        return await user_version(self.db)
+        """The schema version: the number of the last revision applied (0: none)."""
+        found = await revision(self.db)
+        return 0 if found is None else int(found)
+
+    def _upsert(self) -> Any:
+        return postgresql.insert if self.db.dialect == "postgresql" else sqlite.insert
 
     # -- servers and players ----------------------------------------------------------------
 
     async def guild(self, guild_id: int) -> tuple[int | None, int] | None:
         """A server's (game channel id, default clock seconds), or None if never set."""
         async with self.db.reading() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT game_channel_id, default_clock FROM guilds WHERE guild_id = ?",
-                (guild_id,),
-            )
+            row = (
+                await conn.execute(
+                    select(guilds.c.game_channel_id, guilds.c.default_clock).where(
+                        guilds.c.guild_id == guild_id
+                    )
+                )
+            ).first()
         return None if row is None else (row[0], row[1])
 
     async def set_guild(
         self, guild_id: int, *, game_channel_id: int | None, default_clock: int, at: float
     ) -> None:
         """Write a server's settings."""
+        stmt = self._upsert()(guilds).values(
+            guild_id=guild_id, game_channel_id=game_channel_id, default_clock=default_clock,
+            updated=at,
+        )  # fmt: skip
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[guilds.c.guild_id],
+            set_={
+                "game_channel_id": stmt.excluded.game_channel_id,
+                "default_clock": stmt.excluded.default_clock,
+                "updated": stmt.excluded.updated,
+            },
+        )
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO guilds (guild_id, game_channel_id, default_clock, updated) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                "game_channel_id = excluded.game_channel_id, "
-                "default_clock = excluded.default_clock, updated = excluded.updated",
-                (guild_id, game_channel_id, default_clock, at),
-            )
+            await conn.execute(stmt)
 
     async def set_notify(self, user_id: int, *, on: bool, at: float) -> None:
         """Write a player's "DM me when it is my turn" preference."""
+        stmt = self._upsert()(players).values(user_id=user_id, dm_on_turn=on, updated=at)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[players.c.user_id],
+            set_={"dm_on_turn": stmt.excluded.dm_on_turn, "updated": stmt.excluded.updated},
+        )
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO players (user_id, dm_on_turn, updated) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, "
-                "updated = excluded.updated",
-                (user_id, int(on), at),
-            )
+            await conn.execute(stmt)
 
     async def notify(self, user_id: int) -> bool:
         """A player's "DM me when it is my turn" preference (default off)."""
         async with self.db.reading() as conn:
-            row = await fetch_one(
-                conn, "SELECT dm_on_turn FROM players WHERE user_id = ?", (user_id,)
+            found = await conn.scalar(
+                select(players.c.dm_on_turn).where(players.c.user_id == user_id)
             )
-        return bool(row and row[0])
+        return bool(found)
 
     # -- challenges -------------------------------------------------------------------------
 
     async def create_challenge(self, row: ChallengeRow, *, now: float) -> ChallengeRow | None:
         """Insert an open challenge (its id is assigned); None if the two players already have
         an open, unexpired challenge between them in that server."""
+        pair = or_(
+            and_(challenges.c.challenger_id == row.challenger_id,
+                 challenges.c.opponent_id == row.opponent_id),
+            and_(challenges.c.challenger_id == row.opponent_id,
+                 challenges.c.opponent_id == row.challenger_id),
+        )  # fmt: skip
+        clash = select(literal(1)).where(
+            challenges.c.guild_id == row.guild_id,
+            challenges.c.status == "open",
+            challenges.c.expires > now,
+            pair,
+        )
+        values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
         async with self.db.transaction() as conn:
-            clash = await fetch_one(
-                conn,
-                "SELECT 1 FROM challenges WHERE guild_id = ? AND status = 'open' "
-                "AND expires > ? AND ((challenger_id = ? AND opponent_id = ?) "
-                "OR (challenger_id = ? AND opponent_id = ?))",
-                (row.guild_id, now, row.challenger_id, row.opponent_id,
-                 row.opponent_id, row.challenger_id),
-            )  # fmt: skip
-            if clash:
+            # PostgreSQL: two such transactions of one pair would both see no clash.
+            await self._serialise(conn, min(row.challenger_id, row.opponent_id))
+            if (await conn.execute(clash)).first() is not None:
                 return None
-            values = [getattr(row, f.name) for f in fields(ChallengeRow)][1:]
-            cur = await conn.execute(
-                f"INSERT INTO challenges ({_CHALLENGE_COLS.split(', ', 1)[1]}) "
-                f"VALUES ({', '.join('?' * len(values))})",
-                values,
+            stored = await conn.execute(
+                insert(challenges).values(values).returning(*_CHALLENGE_COLS)
             )
-            row.challenge_id = int(cur.lastrowid or 0)
-            return row
+            return _challenge(stored.first())
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
         """A challenge by id."""
@@ -159,82 +208,91 @@ class Store:
     ) -> ChallengeRow | None:
         """Mark an open challenge declined, cancelled or expired; None if it was not open (or,
         with ``due_only``, not yet due)."""
+        stmt = update(challenges).where(
+            challenges.c.challenge_id == challenge_id, challenges.c.status == "open"
+        )
+        if due_only:
+            stmt = stmt.where(challenges.c.expires <= now)
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE challenges SET status = ? WHERE challenge_id = ? AND status = 'open'"
-                + (" AND expires <= ?" if due_only else ""),
-                (status, challenge_id, now) if due_only else (status, challenge_id),
-            )
-            if cur.rowcount != 1:
-                return None
-            return await _read_challenge(conn, challenge_id)
+            stored = await conn.execute(stmt.values(status=status).returning(*_CHALLENGE_COLS))
+            return _challenge(stored.first())
 
     async def accept_challenge(
         self, challenge_id: int, game: GameRow, *, now: float
     ) -> GameRow | None:
-        """Mark the challenge accepted and create its game in one transaction; None if the
-        challenge was no longer open or had expired."""
+        """Mark the challenge accepted and create its game in one transaction; the game as
+        stored, or None if the challenge was no longer open or had expired."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE challenges SET status = 'accepted' "
-                "WHERE challenge_id = ? AND status = 'open' AND expires > ?",
-                (challenge_id, now),
+            accepted = await conn.execute(
+                update(challenges)
+                .where(
+                    challenges.c.challenge_id == challenge_id,
+                    challenges.c.status == "open",
+                    challenges.c.expires > now,
+                )
+                .values(status="accepted")
+                .returning(challenges.c.challenge_id)
             )
-            if cur.rowcount != 1:
+            if accepted.first() is None:
                 return None
-            game.game_id = await _insert_game(conn, game)
+            stored = await _insert_game(conn, game)
             await conn.execute(
-                "UPDATE challenges SET game_id = ? WHERE challenge_id = ?",
-                (game.game_id, challenge_id),
+                update(challenges)
+                .where(challenges.c.challenge_id == challenge_id)
+                .values(game_id=stored.game_id)
             )
-            return game
+            return stored
 
     async def create_game(self, game: GameRow) -> GameRow:
-        """Insert a game directly (no challenge: tests, imports, the computer player later)."""
+        """Insert a game directly (no challenge: tests, imports, the computer player); the game
+        as stored."""
         async with self.db.transaction() as conn:
-            game.game_id = await _insert_game(conn, game)
-            return game
+            return await _insert_game(conn, game)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool:
         """Remember the message that shows a challenge; False if there is no such challenge."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE challenges SET message_id = ? WHERE challenge_id = ?",
-                (message_id, challenge_id),
+            done = await conn.execute(
+                update(challenges)
+                .where(challenges.c.challenge_id == challenge_id)
+                .values(message_id=message_id)
+                .returning(challenges.c.challenge_id)
             )
-            return cur.rowcount == 1
+            return done.first() is not None
 
     async def open_challenges(self, user_id: int, guild_id: int | None) -> list[ChallengeRow]:
         """Open challenges made by or to a user, oldest first."""
-        sql = (
-            f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE status = 'open' "
-            "AND (challenger_id = ? OR opponent_id = ?)"
+        stmt = select(*_CHALLENGE_COLS).where(
+            challenges.c.status == "open",
+            or_(challenges.c.challenger_id == user_id, challenges.c.opponent_id == user_id),
         )
-        args: list[object] = [user_id, user_id]
         if guild_id is not None:
-            sql += " AND guild_id = ?"
-            args.append(guild_id)
+            stmt = stmt.where(challenges.c.guild_id == guild_id)
         async with self.db.reading() as conn:
-            rows = await fetch_all(conn, sql + " ORDER BY challenge_id", args)
-        return [c for c in map(_challenge, rows) if c is not None]
+            rows = (await conn.execute(stmt.order_by(challenges.c.challenge_id))).all()
+        return [ChallengeRow(*r) for r in rows]
 
     async def challenge_expiries(self) -> list[tuple[int, float]]:
         """(challenge id, expiry) of every open challenge."""
         async with self.db.reading() as conn:
-            rows = await fetch_all(
-                conn, "SELECT challenge_id, expires FROM challenges WHERE status = 'open'"
-            )
+            rows = (
+                await conn.execute(
+                    select(challenges.c.challenge_id, challenges.c.expires).where(
+                        challenges.c.status == "open"
+                    )
+                )
+            ).all()
         return [(int(r[0]), float(r[1])) for r in rows]
 
     async def due_challenges(self, now: float) -> list[int]:
         """Ids of open challenges whose expiry has come."""
         async with self.db.reading() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT challenge_id FROM challenges WHERE status = 'open' AND expires <= ?",
-                (now,),
+            found = await conn.scalars(
+                select(challenges.c.challenge_id).where(
+                    challenges.c.status == "open", challenges.c.expires <= now
+                )
             )
-        return [int(r[0]) for r in rows]
+            return [int(x) for x in found]
 
     # -- games ------------------------------------------------------------------------------
 
@@ -244,16 +302,19 @@ class Store:
             return await _read_game(conn, game_id)
 
     async def game_with_actions(self, game_id: int) -> tuple[GameRow, list[ActionRow]] | None:
-        """A game's row and its actions in order, read together."""
+        """A game's row and its actions in order."""
         async with self.db.reading() as conn:
             game = await _read_game(conn, game_id)
             if game is None:
                 return None
-            rows = await fetch_all(
-                conn,
-                "SELECT seq, kind, player, point, at FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
+            rows = (
+                await conn.execute(
+                    select(actions.c.seq, actions.c.kind, actions.c.player, actions.c.point,
+                           actions.c.at)
+                    .where(actions.c.game_id == game_id)
+                    .order_by(actions.c.seq)
+                )
+            ).all()  # fmt: skip
         return game, [ActionRow(*r) for r in rows]
 
     async def record_action(
@@ -263,146 +324,186 @@ class Store:
         *,
         deadline: float | None,
         finish: Finish | None = None,
-    ) -> list[RatingUpdate]:
+        rate: RateGame | None = None,
+    ) -> tuple[GameRow, tuple[RatingChange, ...]]:
         """Append an action and move the clock, or finish the game, in one transaction; for a
-        rated game that ends with a result, update both ratings in the same transaction.
+        rated game that ends with a result, rate it with ``rate`` and write both new ratings in
+        the same transaction. The game as stored, and the rating changes.
 
         Raises:
             StaleWriteError: the game is not running or already has an action ``action.seq``.
+            ValueError: a rated game ends with a result and no ``rate`` was given (nothing is
+                written).
+        """
+        params: dict[str, Any] = {"g": game_id, "seq": action.seq, "deadline": deadline}
+        if finish is not None:
+            params.update(_finished(finish, action.at))
+        async with self.db.transaction() as conn:
+            rows = await (_FINISH if finish else _MOVE).run(conn, params)
+            if not rows:
+                raise StaleWriteError(f"game {game_id} is not at action {action.seq}")
+            stored = GameRow(*rows[0])
+            stored.rated, stored.reminder_sent = bool(stored.rated), bool(stored.reminder_sent)
+            await _INSERT_ACTION.run(
+                conn,
+                {"game_id": game_id, "seq": action.seq, "kind": action.kind,
+                 "player": action.player, "point": action.point, "at": action.at},
+            )  # fmt: skip
+            if finish is None:
+                return stored, ()
+            return stored, await self._rate(conn, stored, rate)
+
+    async def take_back(
+        self, game_id: int, *, moves: int, keep: int, deadline: float
+    ) -> GameRow | None:
+        """Delete a running game's actions from ``keep`` on and restart the clock, in one
+        transaction (an undo against the computer); the game as stored, or None if the game is
+        not running or does not have ``moves`` actions (another writer won), and nothing
+        changes then."""
+        async with self.db.transaction() as conn:
+            stored = _game(
+                (
+                    await conn.execute(
+                        update(games)
+                        .where(games.c.game_id == game_id, _RUNNING, games.c.moves == moves)
+                        .values(moves=keep, deadline=deadline, reminder_sent=False)
+                        .returning(*_GAME_COLS)
+                    )
+                ).first()
+            )
+            if stored is None:
+                return None
+            await conn.execute(
+                delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep)
+            )
+            return stored
+
+    async def finish_game(
+        self, game_id: int, finish: Finish, *, at: float, rate: RateGame | None = None
+    ) -> GameRow | None:
+        """Finish a running game without an action (an abort); the game as stored, or None if
+        it was not running.
+
+        Raises:
+            ValueError: a rated game ends with a result and no ``rate`` was given.
         """
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET moves = moves + 1, deadline = ?, reminder_sent = 0 "
-                "WHERE game_id = ? AND status = 'running' AND moves = ?",
-                (deadline, game_id, action.seq),
+            stored = _game(
+                (
+                    await conn.execute(
+                        update(games)
+                        .where(games.c.game_id == game_id, _RUNNING)
+                        .values(_finished(finish, at))
+                        .returning(*_GAME_COLS)
+                    )
+                ).first()
             )
-            if cur.rowcount != 1:
-                raise StaleWriteError(f"game {game_id} is not at action {action.seq}")
-            await conn.execute(
-                "INSERT INTO actions (game_id, seq, kind, player, point, at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, action.seq, action.kind, action.player, action.point, action.at),
-            )
-            if finish is None:
-                return []
-            return await _finish(conn, game_id, finish, action.at)
+            if stored is None:
+                return None
+            await self._rate(conn, stored, rate)
+            return stored
 
-    async def take_back(self, game_id: int, *, moves: int, keep: int, deadline: float) -> bool:
-        """Delete a running game's actions from ``keep`` on and restart the clock, in one
-        transaction (an undo against the computer); False if the game is not running or does
-        not have ``moves`` actions (another writer won), and nothing changes then."""
+    async def mark_reminded(self, game_id: int, deadline: float) -> GameRow | None:
+        """Record that the reminder for this deadline was sent; the game as stored, or None if
+        it already was, or the deadline moved."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET moves = ?, deadline = ?, reminder_sent = 0 "
-                "WHERE game_id = ? AND status = 'running' AND moves = ?",
-                (keep, deadline, game_id, moves),
+            return _game(
+                (
+                    await conn.execute(
+                        update(games)
+                        .where(
+                            games.c.game_id == game_id,
+                            _RUNNING,
+                            games.c.reminder_sent.is_(False),
+                            func.abs(games.c.deadline - deadline) < 0.001,
+                        )
+                        .values(reminder_sent=True)
+                        .returning(*_GAME_COLS)
+                    )
+                ).first()
             )
-            if cur.rowcount != 1:
-                return False
-            await conn.execute(
-                "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep)
-            )
-            return True
-
-    async def finish_game(self, game_id: int, finish: Finish, *, at: float) -> bool:
-        """Finish a running game without an action (an abort); False if it was not running."""
-        async with self.db.transaction() as conn:
-            row = await fetch_one(
-                conn, "SELECT 1 FROM games WHERE game_id = ? AND status = 'running'", (game_id,)
-            )
-            if row is None:
-                return False
-            await _finish(conn, game_id, finish, at)
-            return True
-
-    async def mark_reminded(self, game_id: int, deadline: float) -> bool:
-        """Record that the reminder for this deadline was sent; False if it already was, or
-        the deadline moved."""
-        async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET reminder_sent = 1 WHERE game_id = ? AND status = 'running' "
-                "AND reminder_sent = 0 AND abs(deadline - ?) < 0.001",
-                (game_id, deadline),
-            )
-            return cur.rowcount == 1
 
     async def set_game_thread(
         self, game_id: int, *, thread_id: int | None, message_id: int | None
-    ) -> bool:
-        """Remember a game's thread and/or picture message (None leaves it); False if no game."""
+    ) -> GameRow | None:
+        """Remember a game's thread and/or picture message (None leaves it); the game as
+        stored, or None if there is no such game."""
+        changes: dict[str, Any] = {}
+        if thread_id is not None:
+            changes["thread_id"] = thread_id
+        if message_id is not None:
+            changes["message_id"] = message_id
+        stmt = update(games).where(games.c.game_id == game_id)
+        if not changes:
+            changes["game_id"] = games.c.game_id
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET thread_id = coalesce(?, thread_id), "
-                "message_id = coalesce(?, message_id) WHERE game_id = ?",
-                (thread_id, message_id, game_id),
-            )
-            return cur.rowcount == 1
+            stored = await conn.execute(stmt.values(changes).returning(*_GAME_COLS))
+            return _game(stored.first())
 
     async def running_clocks(self) -> list[ClockRow]:
         """The deadline and reminder state of every running game (what the clocks need)."""
         async with self.db.reading() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT game_id, deadline, clock, reminder_sent FROM games "
-                "WHERE status = 'running' AND deadline IS NOT NULL",
-            )
+            rows = (
+                await conn.execute(
+                    select(games.c.game_id, games.c.deadline, games.c.clock,
+                           games.c.reminder_sent)
+                    .where(_RUNNING, games.c.deadline.is_not(None))
+                )
+            ).all()  # fmt: skip
         return [ClockRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     async def game_id_in_thread(self, thread_id: int) -> int | None:
         """The id of the game played in thread ``thread_id`` (the newest one), if any."""
         async with self.db.reading() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT game_id FROM games WHERE thread_id = ? ORDER BY game_id DESC LIMIT 1",
-                (thread_id,),
+            found = await conn.scalar(
+                select(games.c.game_id)
+                .where(games.c.thread_id == thread_id)
+                .order_by(games.c.game_id.desc())
+                .limit(1)
             )
-        return None if row is None else int(row[0])
+        return None if found is None else int(found)
 
     async def running_game_ids(self, user_id: int, guild_id: int | None) -> list[int]:
         """Ids of a user's running games, oldest first."""
-        sql = "SELECT game_id FROM games WHERE status = 'running' AND (pink_id = ? OR blue_id = ?)"
-        args: list[object] = [user_id, user_id]
+        stmt = select(games.c.game_id).where(_RUNNING, _plays(user_id))
         if guild_id is not None:
-            sql += " AND guild_id = ?"
-            args.append(guild_id)
+            stmt = stmt.where(games.c.guild_id == guild_id)
         async with self.db.reading() as conn:
-            rows = await fetch_all(conn, sql + " ORDER BY game_id", args)
-        return [int(r[0]) for r in rows]
+            return [int(x) for x in await conn.scalars(stmt.order_by(games.c.game_id))]
 
     async def finished_games(
         self, guild_id: int, user_id: int, *, limit: int
     ) -> list[tuple[GameRow, float | None]]:
         """A user's finished or aborted games in a server, newest first, with the user's
         rating change (None for unrated games)."""
-        async with self.db.reading() as conn:
-            rows = await fetch_all(
-                conn,
-                f"SELECT {', '.join('g.' + c for c in _GAME_COLS.split(', '))}, "
-                "rc.after - rc.before FROM games AS g LEFT JOIN rating_changes AS rc "
-                "ON rc.game_id = g.game_id AND rc.user_id = ? "
-                "WHERE g.guild_id = ? AND g.status != 'running' "
-                "AND (g.pink_id = ? OR g.blue_id = ?) "
-                "ORDER BY g.finished DESC, g.game_id DESC LIMIT ?",
-                (user_id, guild_id, user_id, user_id, limit),
+        change = rating_changes
+        stmt = (
+            select(*_GAME_COLS, (change.c.after - change.c.before))
+            .select_from(
+                games.outerjoin(
+                    change, and_(change.c.game_id == games.c.game_id, change.c.user_id == user_id)
+                )
             )
-        out: list[tuple[GameRow, float | None]] = []
-        for r in rows:
-            g = _game(r[:-1])
-            assert g is not None
-            out.append((g, r[-1]))
-        return out
+            .where(games.c.guild_id == guild_id, games.c.status != "running", _plays(user_id))
+            .order_by(games.c.finished.desc(), games.c.game_id.desc())
+            .limit(limit)
+        )
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt)).all()
+        return [(GameRow(*r[:-1]), r[-1]) for r in rows]
 
     async def games_between(self, guild_id: int, a: int, b: int) -> list[GameRow]:
         """The finished (not aborted) games of two players against each other in a server."""
+        pair = or_(
+            and_(games.c.pink_id == a, games.c.blue_id == b),
+            and_(games.c.pink_id == b, games.c.blue_id == a),
+        )
+        stmt = select(*_GAME_COLS).where(
+            games.c.guild_id == guild_id, games.c.status == "over", pair
+        )
         async with self.db.reading() as conn:
-            rows = await fetch_all(
-                conn,
-                f"SELECT {_GAME_COLS} FROM games WHERE guild_id = ? AND status = 'over' "
-                "AND ((pink_id = ? AND blue_id = ?) OR (pink_id = ? AND blue_id = ?)) "
-                "ORDER BY game_id",
-                (guild_id, a, b, b, a),
-            )
-        return [g for g in map(_game, rows) if g is not None]
+            rows = (await conn.execute(stmt.order_by(games.c.game_id))).all()
+        return [GameRow(*r) for r in rows]
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -412,126 +513,142 @@ class Store:
             row = await _read_rating(conn, guild_id, user_id)
             if row is None:
                 return None
-            better = await fetch_one(
-                conn,
-                "SELECT count(*) FROM ratings WHERE guild_id = ? AND rating > ?",
-                (guild_id, row.rating),
+            better = await conn.scalar(
+                select(func.count()).where(
+                    ratings.c.guild_id == guild_id, ratings.c.rating > row.rating
+                )
             )
-        assert better is not None
-        return row, int(better[0]) + 1
+        return row, int(better or 0) + 1
 
     async def leaderboard(self, guild_id: int, limit: int) -> list[RatingRow]:
         """A server's ratings, best first."""
         async with self.db.reading() as conn:
-            rows = await fetch_all(
-                conn,
-                f"SELECT {_RATING_COLS} FROM ratings WHERE guild_id = ? "
-                "ORDER BY rating DESC, user_id LIMIT ?",
-                (guild_id, limit),
-            )
+            rows = (
+                await conn.execute(
+                    select(*_RATING_COLS)
+                    .where(ratings.c.guild_id == guild_id)
+                    .order_by(ratings.c.rating.desc(), ratings.c.user_id)
+                    .limit(limit)
+                )
+            ).all()
         return [RatingRow(*r) for r in rows]
 
     async def count_running(self, guild_id: int, user_id: int) -> int:
         """How many running games a user has in a server."""
         async with self.db.reading() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT count(*) FROM games WHERE guild_id = ? AND status = 'running' "
-                "AND (pink_id = ? OR blue_id = ?)",
-                (guild_id, user_id, user_id),
+            found = await conn.scalar(
+                select(func.count()).where(games.c.guild_id == guild_id, _RUNNING, _plays(user_id))
             )
-        assert row is not None
-        return int(row[0])
+        return int(found or 0)
+
+    async def _rate(
+        self, conn: AsyncConnection, game: GameRow, rate: RateGame | None
+    ) -> tuple[RatingChange, ...]:
+        """Rate a finished rated game with ``rate`` and write both new ratings and changes."""
+        if not game.rated or game.status != "over":
+            return ()
+        if rate is None:
+            raise ValueError(f"game {game.game_id} is rated: pass the rating rules (rate=...)")
+        pink, blue = game.pink_id, game.blue_id
+        # PostgreSQL: another game of either player could rate between our read and write;
+        # lock both (in one order, so two such transactions cannot deadlock). SQLite's one
+        # writer at a time already keeps them apart.
+        for user_id in sorted((pink, blue)):
+            await self._serialise(conn, user_id)
+        before = {u: await _read_rating(conn, game.guild_id, u) for u in (pink, blue)}
+        score_pink = 0.5 if game.winner is None else 1.0 if game.winner == 1 else 0.0
+        after = dict(zip((pink, blue), rate(before[pink], before[blue], score_pink), strict=True))
+        upsert = self._upsert()
+        out = []
+        for user_id, score in ((pink, score_pink), (blue, 1.0 - score_pink)):
+            old, new = after[user_id]
+            stmt = upsert(ratings).values(
+                guild_id=game.guild_id, user_id=user_id, rating=new.rating, rd=new.rd,
+                volatility=new.volatility, games=1, wins=int(score == 1.0),
+                losses=int(score == 0.0), draws=int(score == 0.5), updated=game.finished,
+            )  # fmt: skip
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[ratings.c.guild_id, ratings.c.user_id],
+                set_={
+                    "rating": stmt.excluded.rating,
+                    "rd": stmt.excluded.rd,
+                    "volatility": stmt.excluded.volatility,
+                    "games": ratings.c.games + 1,
+                    "wins": ratings.c.wins + stmt.excluded.wins,
+                    "losses": ratings.c.losses + stmt.excluded.losses,
+                    "draws": ratings.c.draws + stmt.excluded.draws,
+                    "updated": stmt.excluded.updated,
+                },
+            )
+            await conn.execute(stmt)
+            await conn.execute(
+                insert(rating_changes).values(
+                    game_id=game.game_id, user_id=user_id, before=old.rating, after=new.rating,
+                    rd=new.rd,
+                )
+            )  # fmt: skip
+            out.append(RatingChange(user_id, old.rating, new.rating, new.rd, new.is_provisional))
+        return tuple(out)
+
+    async def _serialise(self, conn: AsyncConnection, key: int) -> None:
+        """PostgreSQL: hold a lock on ``key`` to the end of the transaction (SQLite: nothing
+        to do, its writers already take turns)."""
+        if self.db.dialect == "postgresql":
+            await conn.execute(select(func.pg_advisory_xact_lock(key)))
 
     # -- for tests and tools ---------------------------------------------------------------
 
-    async def execute(self, sql: str, args: tuple[object, ...] = ()) -> list[Row]:
-        """Run one statement in its own transaction and return its rows (tests and tools)."""
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement (``?`` placeholders) in its own transaction and return its rows
+        (tests and tools)."""
+        if self.db.dialect == "postgresql":
+            count = iter(range(1, sql.count("?") + 1))
+            sql = _PLACEHOLDER.sub(lambda _: f"${next(count)}", sql)
         async with self.db.transaction() as conn:
-            return await fetch_all(conn, sql, args)
+            result = await conn.exec_driver_sql(sql, tuple(args))
+            return [tuple(r) for r in result.all()] if result.returns_rows else []
 
 
-async def _read_challenge(conn: Connection, challenge_id: int) -> ChallengeRow | None:
+def _plays(user_id: int) -> ColumnElement[bool]:
+    return or_(games.c.pink_id == user_id, games.c.blue_id == user_id)
+
+
+def _finished(finish: Finish, at: float) -> dict[str, Any]:
+    return {
+        "status": finish.status, "winner": finish.winner, "pink_score": finish.pink_score,
+        "blue_score": finish.blue_score, "reason": finish.reason, "finished": at,
+        "deadline": None,
+    }  # fmt: skip
+
+
+async def _read_challenge(conn: AsyncConnection, challenge_id: int) -> ChallengeRow | None:
     return _challenge(
-        await fetch_one(
-            conn,
-            f"SELECT {_CHALLENGE_COLS} FROM challenges WHERE challenge_id = ?",
-            (challenge_id,),
+        (
+            await conn.execute(
+                select(*_CHALLENGE_COLS).where(challenges.c.challenge_id == challenge_id)
+            )
+        ).first()
+    )
+
+
+async def _insert_game(conn: AsyncConnection, game: GameRow) -> GameRow:
+    values = {f.name: getattr(game, f.name) for f in fields(GameRow)[1:]}
+    stmt: Insert = insert(games).values(values).returning(*_GAME_COLS)
+    stored = _game((await conn.execute(stmt)).first())
+    assert stored is not None
+    return stored
+
+
+async def _read_game(conn: AsyncConnection, game_id: int) -> GameRow | None:
+    return _game((await conn.execute(_READ_GAME, {"g": game_id})).first())
+
+
+async def _read_rating(conn: AsyncConnection, guild_id: int, user_id: int) -> RatingRow | None:
+    row = (
+        await conn.execute(
+            select(*_RATING_COLS).where(
+                ratings.c.guild_id == guild_id, ratings.c.user_id == user_id
+            )
         )
-    )
-
-
-async def _insert_game(conn: Connection, game: GameRow) -> int:
-    names = [f.name for f in fields(GameRow)][1:]
-    values = [getattr(game, name) for name in names]
-    cur = await conn.execute(
-        f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", values
-    )
-    return int(cur.lastrowid or 0)
-
-
-async def _read_game(conn: Connection, game_id: int) -> GameRow | None:
-    return _game(
-        await fetch_one(conn, f"SELECT {_GAME_COLS} FROM games WHERE game_id = ?", (game_id,))
-    )
-
-
-async def _read_rating(conn: Connection, guild_id: int, user_id: int) -> RatingRow | None:
-    row = await fetch_one(
-        conn,
-        f"SELECT {_RATING_COLS} FROM ratings WHERE guild_id = ? AND user_id = ?",
-        (guild_id, user_id),
-    )
+    ).first()
     return None if row is None else RatingRow(*row)
-
-
-async def _finish(conn: Connection, game_id: int, finish: Finish, at: float) -> list[RatingUpdate]:
-    """Write the end of a game and, when it is rated and over, both new ratings."""
-    await conn.execute(
-        "UPDATE games SET status = ?, winner = ?, pink_score = ?, blue_score = ?, reason = ?, "
-        "finished = ?, deadline = NULL WHERE game_id = ?",
-        (finish.status, finish.winner, finish.pink_score, finish.blue_score, finish.reason, at,
-         game_id),
-    )  # fmt: skip
-    if finish.status != "over":
-        return []
-    game = await fetch_one(
-        conn, "SELECT guild_id, pink_id, blue_id, rated FROM games WHERE game_id = ?", (game_id,)
-    )
-    assert game is not None
-    guild_id, pink_id, blue_id, rated = game
-    if not rated:
-        return []
-    score_pink = 0.5 if finish.winner is None else 1.0 if finish.winner == 1 else 0.0
-    before = {}
-    for user_id in (pink_id, blue_id):
-        row = await _read_rating(conn, guild_id, user_id)
-        before[user_id] = (
-            ratings.Rating() if row is None else ratings.Rating(row.rating, row.rd, row.volatility)
-        )
-    after = dict(
-        zip((pink_id, blue_id), ratings.rate_game(before[pink_id], before[blue_id], score_pink),
-            strict=True)
-    )  # fmt: skip
-    updates = []
-    for user_id, score in ((pink_id, score_pink), (blue_id, 1.0 - score_pink)):
-        new = after[user_id]
-        await conn.execute(
-            "INSERT INTO ratings (guild_id, user_id, rating, rd, volatility, games, wins, losses, "
-            "draws, updated) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
-            "rd = excluded.rd, volatility = excluded.volatility, games = games + 1, "
-            "wins = wins + excluded.wins, losses = losses + excluded.losses, "
-            "draws = draws + excluded.draws, updated = excluded.updated",
-            (guild_id, user_id, new.rating, new.rd, new.volatility, int(score == 1.0),
-             int(score == 0.0), int(score == 0.5), at),
-        )  # fmt: skip
-        await conn.execute(
-            "INSERT INTO rating_changes (game_id, user_id, before, after, rd) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (game_id, user_id, before[user_id].rating, new.rating, new.rd),
-        )
-        updates.append(
-            RatingUpdate(user_id, before[user_id].rating, new.rating, new.rd, new.is_provisional)
-        )
-    return updates

@@ -60,8 +60,8 @@ async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
         await asyncio.sleep(0.002)
 
 
-async def open_service(path: Path, clock: FakeTime, seed: int = 1) -> GameService:
-    """A service on the SQLite file ``path`` with the fake clock."""
+async def open_service(path: Path | str, clock: FakeTime, seed: int = 1) -> GameService:
+    """A service on the database ``path`` (a SQLite file or a PostgreSQL URL), fake clock."""
     return await GameService.open(path, now=clock.now, rng=random.Random(seed))
 
 

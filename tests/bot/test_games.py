@@ -1,12 +1,15 @@
-"""The game service's use-cases and refusals, on real SQLite files (tmp_path)."""
+"""The game service's use-cases and refusals, on real databases: a SQLite file (tmp_path) and,
+where installed, a PostgreSQL database (the ``database`` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.games import (
     CannotChallengeBot,
@@ -39,6 +42,15 @@ from tests.bot.service_fakes import (
     new_game,
     open_service,
 )
+
+
+@pytest_asyncio.fixture(name="service")
+async def service_fixture(database: str | Path, clock: FakeTime) -> AsyncIterator[GameService]:
+    """A service on a fresh database of each kind, migrated by the real migrations."""
+    svc = await open_service(database, clock)
+    yield svc
+    await svc.close()
+
 
 # Pink surrounds Blue's E5: D5, F5, E6, E4 (Blue plays on the edge meanwhile).
 CAPTURE = [("D5", ALICE), ("E5", BOB), ("F5", ALICE), ("A1", BOB), ("E6", ALICE), ("A3", BOB)]
@@ -425,8 +437,8 @@ async def test_two_places_at_once_apply_exactly_once(service: GameService) -> No
     ]
 
 
-async def test_restart_resumes_every_running_game(tmp_path: Path, clock: FakeTime) -> None:
-    path = tmp_path / "dots.sqlite3"
+async def test_restart_resumes_every_running_game(database: str | Path, clock: FakeTime) -> None:
+    path = database
     svc = await open_service(path, clock)
     games = [await new_game(svc, options=GameOptions(start=s, width=20, height=20))
              for s in ("empty", "cross", "four-crosses")]  # fmt: skip

@@ -1,0 +1,118 @@
+"""The tables as the Store's queries see them (SQLAlchemy Core); ``migrations/`` makes them.
+
+Only what the queries need: names and types (so values convert: booleans, snowflakes as
+BIGINT). Constraints and indexes live in the migrations, which are the truth for the schema.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Boolean, Column, Float, Integer, MetaData, Table, Text
+
+metadata = MetaData()
+
+guilds = Table(
+    "guilds",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("game_channel_id", BigInteger),
+    Column("default_clock", Integer),
+    Column("updated", Float),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("dm_on_turn", Boolean),
+    Column("updated", Float),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("challenge_id", BigInteger, primary_key=True),
+    Column("guild_id", BigInteger),
+    Column("channel_id", BigInteger),
+    Column("message_id", BigInteger),
+    Column("challenger_id", BigInteger),
+    Column("opponent_id", BigInteger),
+    Column("width", Integer),
+    Column("height", Integer),
+    Column("rules", Text),
+    Column("start", Text),
+    Column("clock", Integer),
+    Column("colour", Text),
+    Column("rated", Boolean),
+    Column("status", Text),
+    Column("created", Float),
+    Column("expires", Float),
+    Column("game_id", BigInteger),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True),
+    Column("guild_id", BigInteger),
+    Column("channel_id", BigInteger),
+    Column("thread_id", BigInteger),
+    Column("message_id", BigInteger),
+    Column("challenge_id", BigInteger),
+    Column("pink_id", BigInteger),
+    Column("blue_id", BigInteger),
+    Column("width", Integer),
+    Column("height", Integer),
+    Column("rules", Text),
+    Column("start", Text),
+    Column("start_dots", Text),
+    Column("seed", BigInteger),
+    Column("clock", Integer),
+    Column("rated", Boolean),
+    Column("status", Text),
+    Column("winner", Integer),
+    Column("pink_score", Integer),
+    Column("blue_score", Integer),
+    Column("reason", Text),
+    Column("moves", Integer),
+    Column("created", Float),
+    Column("started", Float),
+    Column("finished", Float),
+    Column("deadline", Float),
+    Column("reminder_sent", Boolean),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", Text),
+    Column("player", Integer),
+    Column("point", Text),
+    Column("at", Float),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True),
+    Column("user_id", BigInteger, primary_key=True),
+    Column("rating", Float),
+    Column("rd", Float),
+    Column("volatility", Float),
+    Column("games", Integer),
+    Column("wins", Integer),
+    Column("losses", Integer),
+    Column("draws", Integer),
+    Column("updated", Float),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True),
+    Column("user_id", BigInteger, primary_key=True),
+    Column("before", Float),
+    Column("after", Float),
+    Column("rd", Float),
+)
