@@ -35,8 +35,16 @@ ROBOT = Member(940_000_000_000_000_005, "robot", bot=True)
 
 
 def private_refusal(calls: list[Call], *words: str) -> Call:
-    """The one private answer in ``calls``; it must contain each of ``words``."""
-    answers = [c for c in calls if c.content]
+    """The one private answer in ``calls``; it must contain each of ``words``. A public
+    deferral filled in and deleted before the private answer (see ``common.clear_deferral``)
+    is no answer."""
+    original = "/messages/@original"
+    cleared = any(c.method == "DELETE" and c.path.endswith(original) for c in calls)
+    answers = [
+        c
+        for c in calls
+        if c.content and not (cleared and c.method == "PATCH" and c.path.endswith(original))
+    ]
     assert len(answers) == 1, [(c.path, c.content) for c in calls]
     answer = answers[0]
     assert answer.is_ephemeral, answer
