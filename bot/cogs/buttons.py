@@ -222,7 +222,9 @@ class GamePicker(
 
 # The custom id's key of a picker: a point name as it is (A-Z, 0-9), anything else typed
 # base64url-encoded after a "_" (which no point name starts with), cut to fit the custom id.
-_KEY_ROOM = CUSTOM_ID - len("dots:pick:resign:")
+# 80 characters: the template's bound, and "dots:pick:resign:" + 80 is within Discord's 100.
+_KEY_ROOM = 80
+assert len("dots:pick:resign:") + _KEY_ROOM <= CUSTOM_ID
 
 
 def point_key(typed: str) -> str:
@@ -246,7 +248,8 @@ def typed_of_key(key: str) -> str | None:
     if not key.startswith("_"):
         return key
     try:
-        return base64.urlsafe_b64decode(key[1:] + "=" * (-len(key[1:]) % 4)).decode()
+        padded = key[1:] + "=" * (-len(key[1:]) % 4)
+        return base64.b64decode(padded, altchars=b"-_", validate=True).decode()
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
 
