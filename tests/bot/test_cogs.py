@@ -9,14 +9,16 @@ import asyncio
 import copy
 import logging
 import re
+import types
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.cogs.buttons import GamePicker, point_key, typed_of_key
-from bot.cogs.common import ANSWER_BUDGET, thread_name
+from bot.cogs.common import ANSWER_BUDGET, send_to_game, thread_name
 from bot.cogs.options import game_options
 from bot.cogs.posts import fit_content, fit_list, plain_name
 from bot.games import GameService, NotYourTurn, Refusal
@@ -880,3 +882,40 @@ async def test_issue10_item13_a_forged_game_id_is_refused_not_looked_up(world: W
     await start_game(world)
     for value in (2**63, -(2**63) - 1, 0):
         await refused(world, world.harness.slash(ANN, "board", game=value), "no game")
+
+
+class RefusingChannel:
+    """A channel whose first ``refusals`` posts Discord refuses for their body (50035)."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals = refusals
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, content: str = "", **fields: Any) -> str:
+        """Record the post; refuse it while refusals are left."""
+        self.sent.append({"content": content, **fields})
+        if self.refusals:
+            self.refusals -= 1
+            response = types.SimpleNamespace(status=400, reason="Bad Request")
+            raise discord.HTTPException(response, {"code": 50035, "message": "Invalid Form Body"})
+        return "posted"
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_issue10_item5_a_post_refused_for_its_body_still_posts_the_result(
+    refusals: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    channel = RefusingChannel(refusals)
+    bot = types.SimpleNamespace(get_partial_messageable=lambda *a, **k: channel)
+    view = types.SimpleNamespace(game_id=3, thread_id=11, channel_id=10, guild_id=1)
+    posted = await send_to_game(
+        bot,  # type: ignore[arg-type]
+        view,  # type: ignore[arg-type]
+        "x" * 5000 + "\nBlue wins.",
+        minimal="Blue wins.",
+    )
+    assert len(channel.sent[0]["content"]) <= 2000  # fitted before it went out
+    assert channel.sent[0]["content"].endswith("\nBlue wins.")
+    assert channel.sent[1] == {"content": "Blue wins."}  # the minimal post, no files
+    assert posted == ("posted" if refusals == 1 else None)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
