@@ -32,7 +32,7 @@ from bot.cogs.common import (
     status_text,
     suggest_points,
 )
-from bot.cogs.posts import CUSTOM_ID, fit_content, fit_message, fit_name
+from bot.cogs.posts import fit_content, fit_message, fit_name
 from bot.cogs.starts import post_game_start
 from bot.games import GameOver, GameView, NotYourChallenge, NotYourGame, NotYourTurn, Refusal
 from engine import InvalidPointError, Point, describe_board
@@ -72,7 +72,8 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         /,
     ) -> Self:
         """Rebuild the item from its custom id (never raising: discord.py would log it and
-        leave the click unanswered; a forged key becomes None and is refused on the click)."""
+        leave the click unanswered): an item with a forged key is marked ``forged`` and its
+        click refused."""
         key = cls.parse_key(match["key"])
         item = cls(match["action"], cls.NO_KEY if key is None else key)
         item.forged = key is None
@@ -222,9 +223,9 @@ class GamePicker(
 
 # The custom id's key of a picker: a point name as it is (A-Z, 0-9), anything else typed
 # base64url-encoded after a "_" (which no point name starts with), cut to fit the custom id.
-# 80 characters: the template's bound, and "dots:pick:resign:" + 80 is within Discord's 100.
+# 80 characters, the template's bound: "dots:pick:resign:" and 80 make 97, within Discord's
+# 100 (posts.CUSTOM_ID).
 _KEY_ROOM = 80
-assert len("dots:pick:resign:") + _KEY_ROOM <= CUSTOM_ID
 
 
 def point_key(typed: str) -> str:
