@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES
-from bot.cogs.common import GameBot, answer_error
+from bot.cogs.common import GameBot, answer_error, refuse
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.games import Event, GameService, Refusal
@@ -19,8 +19,31 @@ from bot.games import Event, GameService, Refusal
 log = logging.getLogger(__name__)
 
 
+def is_guild_only(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
+    """Whether a command (or its group) is for servers only (``app_commands.guild_only``)."""
+    root = command.root_parent or command
+    contexts = root.allowed_contexts
+    if contexts is not None:
+        return not (contexts.dm_channel or contexts.private_channel)
+    return root.guild_only
+
+
 class DotsTree(app_commands.CommandTree[Any]):
     """The command tree with one error handler: nothing a player does shows a traceback."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Refuse a server's command sent from a direct message (Discord's client does not
+        offer it there, but nothing stops a forged one)."""
+        command = interaction.command
+        if (
+            interaction.guild_id is None
+            and isinstance(command, app_commands.Command | app_commands.Group)
+            and is_guild_only(command)
+        ):
+            if interaction.type is discord.InteractionType.application_command:
+                await refuse(interaction, "this command works in a server only, not here")
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -8,6 +8,8 @@ rebuilds each from its custom id and answers every error privately.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 import re
 from typing import Any, ClassVar, Self, TypeVar
@@ -19,16 +21,21 @@ from bot.cogs.common import (
     announce,
     answer_error,
     bot_of,
+    deferred_if_slow,
     display_name,
     in_game_channel,
+    is_id,
     jump_url,
     mentions,
     picture_file,
     refuse,
     status_text,
+    suggest_points,
 )
+from bot.cogs.posts import fit_content, fit_message, fit_name
 from bot.cogs.starts import post_game_start
 from bot.games import GameOver, GameView, NotYourChallenge, NotYourGame, NotYourTurn, Refusal
+from engine import InvalidPointError, Point, describe_board
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +50,13 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     the ``template`` (with groups ``action`` and ``key``), build the component in
     ``component`` and act in ``run``."""
 
-    KEY: ClassVar[type[int] | type[str]] = int
+    # The key of an item rebuilt from a forged custom id (see ``from_custom_id``).
+    NO_KEY: ClassVar[Any] = 0
 
     def __init__(self, action: str, key: Any, /, **options: Any) -> None:
         self.action = action
         self.key = key
+        self.forged = False
         super().__init__(self.component(**options))
 
     def component(self, **options: Any) -> ItemT:
@@ -62,12 +71,26 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         match: re.Match[str],
         /,
     ) -> Self:
-        """Rebuild the item from its custom id."""
-        return cls(match["action"], cls.KEY(match["key"]))
+        """Rebuild the item from its custom id (never raising: discord.py would log it and
+        leave the click unanswered): an item with a forged key is marked ``forged`` and its
+        click refused."""
+        key = cls.parse_key(match["key"])
+        item = cls(match["action"], cls.NO_KEY if key is None else key)
+        item.forged = key is None
+        return item
+
+    @classmethod
+    def parse_key(cls, key: str) -> Any:
+        """The key a custom id carries (an id, by default); None when none of our components
+        could carry it (a forged id out of range)."""
+        value = int(key)  # the template's key is digits
+        return value if is_id(value) else None
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the action; any error is answered privately (see ``answer_error``)."""
         try:
+            if self.forged:
+                raise Refusal("this button is not one I know: nothing changed")
             await self.run(interaction)
         except Exception as error:
             await answer_error(interaction, error)
@@ -154,12 +177,17 @@ class ConfirmButton(
 
 class GamePicker(
     PersistentItem[discord.ui.Select[Any]],
-    template=r"dots:pick:(?P<action>move|end|resign|board):(?P<key>[A-Za-z0-9]{0,8})",
+    template=r"dots:pick:(?P<action>move|end|resign|board):(?P<key>[A-Za-z0-9_-]{0,80})",
 ):
     """A menu that asks which game a command meant, for players with several games; its key
-    is the command's argument (the point of a move)."""
+    is the command's argument (the point of a move, see ``point_key``)."""
 
-    KEY = str
+    NO_KEY = ""
+
+    @classmethod
+    def parse_key(cls, key: str) -> str | None:
+        """The typed point the key carries; None for a key none of our menus made."""
+        return typed_of_key(key)
 
     def component(
         self, *, games: list[GameView] | None = None, **options: Any
@@ -170,18 +198,61 @@ class GamePicker(
             for view in (games or [])[:25]
         ] or [discord.SelectOption(label="-", value="0")]
         return discord.ui.Select(
-            custom_id=f"dots:pick:{self.action}:{self.key}",
+            custom_id=f"dots:pick:{self.action}:{point_key(self.key or '')}",
             placeholder="Which game?",
             options=choices,
         )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        """Run the command in the chosen game."""
-        game_id = int(self.item.values[0])
+        """Run the command in the chosen game.
+
+        Raises:
+            Refusal: the pick is not a game id (a forged menu).
+        """
+        values = self.item.values
+        if len(values) != 1 or not re.fullmatch(r"[0-9]{1,19}", values[0], re.ASCII):
+            raise Refusal("that is not one of your games: run the command again")
+        game_id = int(values[0])
+        if not is_id(game_id):
+            raise Refusal("that is not one of your games: run the command again")
         view = await bot_of(interaction).service.game(game_id)
         if view.guild_id != interaction.guild_id:
             raise NotYourGame("you are not playing in this game")
         await run_action(interaction, self.action, view, self.key)
+
+
+# The custom id's key of a picker: a point name as it is (A-Z, 0-9), anything else typed
+# base64url-encoded after a "_" (which no point name starts with), cut to fit the custom id.
+# 80 characters, the template's bound: "dots:pick:resign:" and 80 make 97, within Discord's
+# 100 (posts.CUSTOM_ID).
+_KEY_ROOM = 80
+
+
+def point_key(typed: str) -> str:
+    """``typed`` (a command's argument) as a picker's key: the point's name when it is one,
+    else a safe encoding of as much of the text as fits in a custom id (nothing for nothing)."""
+    if not typed:
+        return ""
+    try:
+        return Point.parse(typed).name
+    except InvalidPointError:
+        pass
+    while True:
+        key = "_" + base64.urlsafe_b64encode(typed.encode()).decode().rstrip("=")
+        if len(key) <= _KEY_ROOM:
+            return key
+        typed = typed[:-1]
+
+
+def typed_of_key(key: str) -> str | None:
+    """The text a picker's key carries (see ``point_key``); None when no menu of ours made it."""
+    if not key.startswith("_"):
+        return key
+    try:
+        padded = key[1:] + "=" * (-len(key[1:]) % 4)
+        return base64.b64decode(padded, altchars=b"-_", validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
 
 
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
@@ -209,9 +280,11 @@ async def ask_which_game(
     for option, view in zip(picker.item.options, games, strict=False):
         colour = view.player_of(interaction.user.id)
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
-        option.label = f"#{view.game_id} vs {await display_name(bot, opponent)}"[:100]
+        option.label = fit_name(f"#{view.game_id} vs {await display_name(bot, opponent)}")
     menu.add_item(picker)
-    await interaction.response.send_message(text.join_lines(lines), view=menu, ephemeral=True)
+    await interaction.response.send_message(
+        **fit_message(text.join_lines(lines), view=menu), ephemeral=True
+    )
 
 
 # -- the actions behind buttons and commands -------------------------------------------------
@@ -264,25 +337,26 @@ async def run_action(
 
 
 async def play_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
-    """Place a dot; the new picture goes to the game's thread."""
+    """Place a dot; the new picture goes to the game's thread.
+
+    What this game's snapshot already refuses is refused at once, privately; the service's
+    answer is awaited only briefly before the interaction is acknowledged (its queue can be
+    long under a burst), and a refusal that comes only then is still private (see
+    ``deferred_if_slow``)."""
     bot = bot_of(interaction)
+    check_move(interaction, view, point)
+    here = in_game_channel(interaction, view)
     with bot.posts.pending(view.game_id):
-        outcome = await bot.service.place(
-            game_id=view.game_id, user_id=interaction.user.id, point=point
+        outcome, acknowledged = await deferred_if_slow(
+            interaction,
+            bot.service.place(game_id=view.game_id, user_id=interaction.user.id, point=point),
+            ephemeral=not here,
         )
-        here = in_game_channel(interaction, view)
-        try:
-            await interaction.response.defer(thinking=True, ephemeral=not here)
-        except discord.NotFound:
+        if not acknowledged:
             # The interaction expired (10062) but the move is stored: show it in the thread.
-            log.warning(
-                "interaction %s expired; move of game %s posted in its thread",
-                interaction.id,
-                view.game_id,
-            )
+            log.warning("move of game %s posted in its thread, unanswered", view.game_id)
             await announce(bot, outcome)
-            return
-        if here:
+        elif here:
             await announce(bot, outcome, interaction=interaction)
         else:
             await announce(bot, outcome)
@@ -290,6 +364,28 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
             await interaction.followup.send(
                 f"Played {placed} in game #{view.game_id}: {jump_url(view)}", ephemeral=True
             )
+
+
+def check_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
+    """Refuse what this snapshot of the game already refuses (not your turn, not a point,
+    off the board, taken, inside a base), before anything slow; the service checks again.
+
+    Raises:
+        NotYourGame, GameOver, NotYourTurn, Refusal (not a point), DotsError (the engine's
+        refusal of the dot).
+    """
+    check_turn(interaction, view)
+    board = view.game.board
+    try:
+        Point.parse(point)
+    except InvalidPointError:
+        example = next(iter(suggest_points(view, "")), "E5")
+        shown = fit_content(" ".join(point.split()), 20) or "An empty name"
+        raise Refusal(
+            f"`{shown}` is not a point: a point is a column letter and a row number, like "
+            f"{example} ({describe_board(board.width, board.height)})"
+        ) from None
+    board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]
 
 
 def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:

@@ -10,15 +10,16 @@ import asyncio
 import io
 import logging
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
 
 from bot import text
+from bot.cogs.posts import fit_content, fit_message, fit_name, is_refused_body, plain_name
 from bot.games import (
     GameService,
     GameView,
@@ -34,12 +35,21 @@ from engine import DotsError, Player, Point, StopPreview
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 # Clocks this long or longer get direct messages on the player's turn: a shorter turn is
 # over before a direct message would help.
 DM_MIN_CLOCK_SECONDS = 3600
 MAX_SUGGESTIONS = 25
 # How long the computer's post waits for the post of the move it answers.
 POST_ORDER_WAIT = 10.0
+# Ids the database can hold (SQLite's and PostgreSQL's 64-bit integers); Discord's are smaller.
+MAX_ID = 2**63 - 1
+# Work that answers within this time is answered directly (a refusal then is private from the
+# start); slower work gets a deferral first, well within Discord's 3 seconds.
+ANSWER_BUDGET = 0.25
+# ``interaction.extras`` key: a public "thinking..." deferral not yet filled in.
+PUBLIC_DEFERRAL = "dots_public_deferral"
 
 
 class PostOrder:
@@ -122,10 +132,63 @@ def bot_of(interaction: discord.Interaction[Any]) -> GameBot:
     return interaction.client  # type: ignore[no-any-return]
 
 
-async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
-    """Answer privately (ephemeral) with ``message``, whether or not we responded already."""
-    content = sentence(message)
+def is_id(value: int) -> bool:
+    """Whether ``value`` can be the id of a game or a challenge (a forged one may not)."""
+    return 0 < value <= MAX_ID
+
+
+async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> bool:
+    """Acknowledge the interaction now ("thinking..."), before any slow work, so Discord's
+    3 seconds never run out; False when they already had (the work must still be shown)."""
     try:
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    except discord.NotFound:
+        log.warning("interaction %s expired before it was acknowledged", interaction.id)
+        return False
+    if not ephemeral:
+        interaction.extras[PUBLIC_DEFERRAL] = True
+    return True
+
+
+async def deferred_if_slow(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool
+) -> tuple[T, bool]:
+    """Run ``work`` (a service call that may wait in a queue); if it is not done within
+    ``ANSWER_BUDGET`` the interaction is deferred meanwhile, else right after it. Its result,
+    and whether the interaction is acknowledged (False: it expired, show the work elsewhere).
+
+    Raises:
+        whatever ``work`` raises: before the deferral, or after it (``refuse`` then clears a
+        public deferral so the refusal stays private).
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
+    acknowledged = True if done else await defer(interaction, ephemeral=ephemeral)
+    result = await task
+    if done:
+        acknowledged = await defer(interaction, ephemeral=ephemeral)
+    return result, acknowledged
+
+
+async def clear_deferral(interaction: discord.Interaction[Any]) -> None:
+    """Take away a public "thinking..." deferral not filled in, so that the next follow-up can
+    be private: Discord gives the first follow-up the deferral's visibility, so the deferral is
+    filled first (an edit), then deleted."""
+    if not interaction.extras.pop(PUBLIC_DEFERRAL, False):
+        return
+    try:
+        await interaction.edit_original_response(content="…")
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.info("could not clear the deferral of interaction %s", interaction.id)
+
+
+async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
+    """Answer privately (ephemeral) with ``message``, whether or not we responded already
+    (after a public deferral too)."""
+    content = fit_content(sentence(message))
+    try:
+        await clear_deferral(interaction)
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=True)
         else:
@@ -165,7 +228,7 @@ def jump_url(view: GameView) -> str:
 
 def thread_name(game_id: int, pink: str, blue: str) -> str:
     """The name of a game's thread; it carries the game id, so it is found after a restart."""
-    return f"Dots #{game_id}: {pink} vs {blue}"[:100]
+    return fit_name(f"Dots #{game_id}: {plain_name(pink)} vs {plain_name(blue)}")
 
 
 async def game_here(interaction: discord.Interaction[Any]) -> GameView | None:
@@ -189,6 +252,8 @@ async def resolve_game(
     """
     service = bot_of(interaction).service
     if game_id is not None:
+        if not is_id(game_id):
+            raise NoSuchGame(f"there is no game #{game_id} in this server")
         view = await service.game(game_id)
         if view.guild_id != interaction.guild_id:
             raise NoSuchGame(f"there is no game #{game_id} in this server")
@@ -224,6 +289,7 @@ async def display_name(bot: GameBot, user_id: int) -> str:
             name = (await bot.fetch_user(user_id)).display_name
         except discord.HTTPException:
             name = f"player {user_id}"
+    name = plain_name(name)
     bot.names[user_id] = name
     return name
 
@@ -311,14 +377,28 @@ async def outcome_message(
     content = status_text(view, headline=headline)
     files = [await picture_file(bot, view)]
     if outcome.is_over:
-        changes = [
-            (mention(change.user_id), change.before, change.after, change.provisional)
-            for change in outcome.rating_changes
-        ]
-        if changes:
-            content += "\nRatings: " + "; ".join(text.rating_lines(changes))
+        content += rating_line(outcome)
         files.append(await replay_file(bot, view))
     return content, files
+
+
+def rating_line(outcome: MoveOutcome) -> str:
+    """The rating changes at the end of a rated game, on a line of their own (or nothing)."""
+    changes = [
+        (mention(change.user_id), change.before, change.after, change.provisional)
+        for change in outcome.rating_changes
+    ]
+    return "\nRatings: " + "; ".join(text.rating_lines(changes)) if changes else ""
+
+
+def minimal_message(outcome: MoveOutcome) -> str:
+    """An outcome without its extras (what came before it, pictures): what is posted when
+    Discord refuses the full post, so that the result is never lost with it."""
+    view = outcome.view
+    if outcome.aborted:
+        return status_text(view, headline="Nobody moved in time.")
+    headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
+    return status_text(view, headline=headline) + (rating_line(outcome) if outcome.is_over else "")
 
 
 async def announce(
@@ -330,31 +410,85 @@ async def announce(
 ) -> None:
     """Post an outcome in the game's thread (as the interaction's answer when given), then
     direct-message the player to move if they asked for it on a long clock. (The computer's
-    turn needs nothing from here: the service arms it when the move is committed.)"""
+    turn needs nothing from here: the service arms it when the move is committed.)
+
+    The action is stored whatever Discord does with the post: a refused answer is shown
+    another way (an edit of the deferral, a post in the thread, a post without extras)."""
     content, files = await outcome_message(bot, outcome, earlier=earlier)
     view = outcome.view
+    minimal = minimal_message(outcome)
     if interaction is None:
-        await send_to_game(bot, view, content, files=files)
+        await send_to_game(bot, view, content, files=files, minimal=minimal)
     else:
         try:
-            await interaction.followup.send(content, files=files)
+            await interaction.followup.send(**fit_message(content), files=files)
+            interaction.extras.pop(PUBLIC_DEFERRAL, None)
         except discord.NotFound:
             # The interaction's token expired: the action stands, so post it in the thread
             # (with fresh files: the failed upload has read the first ones).
             content, files = await outcome_message(bot, outcome, earlier=earlier)
-            await send_to_game(bot, view, content, files=files)
+            await send_to_game(bot, view, content, files=files, minimal=minimal)
+        except discord.HTTPException as error:
+            log.warning(
+                "game %s: the answer to interaction %s was refused (%s); shown another way",
+                view.game_id,
+                interaction.id,
+                error.code or error.status,
+            )
+            await answer_instead(bot, interaction, outcome, earlier, minimal, error)
     if outcome.next_user_id is not None and not outcome.is_over:
         await notify_turn(bot, view, outcome.next_user_id)
 
 
+async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    outcome: MoveOutcome,
+    earlier: str,
+    minimal: str,
+    error: discord.HTTPException,
+) -> None:
+    """Show an outcome whose follow-up Discord refused: in the deferral itself (an edit, not
+    a follow-up: the refused post is then not asked again), else in the game's thread."""
+    view = outcome.view
+    try:
+        if is_refused_body(error):
+            await interaction.edit_original_response(content=fit_content(minimal), attachments=[])
+        else:
+            content, files = await outcome_message(bot, outcome, earlier=earlier)
+            await interaction.edit_original_response(
+                content=fit_content(content), attachments=files
+            )
+        interaction.extras.pop(PUBLIC_DEFERRAL, None)
+        return
+    except discord.HTTPException:
+        await clear_deferral(interaction)
+    content, files = await outcome_message(bot, outcome, earlier=earlier)
+    await send_to_game(bot, view, content, files=files, minimal=minimal)
+
+
 async def send_to_game(
-    bot: GameBot, view: GameView, content: str, *, files: Sequence[discord.File] = ()
+    bot: GameBot,
+    view: GameView,
+    content: str,
+    *,
+    files: Sequence[discord.File] = (),
+    minimal: str = "",
 ) -> discord.Message | None:
-    """Post in a game's thread (or channel); None when Discord refuses."""
+    """Post in a game's thread (or channel); None when Discord refuses. When it refuses the
+    post for what it holds, ``minimal`` (the same news without extras) is posted instead."""
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     try:
-        return await channel.send(content, files=list(files))
-    except discord.HTTPException:
+        return await channel.send(**fit_message(content), files=list(files))
+    except discord.HTTPException as error:
+        if minimal and is_refused_body(error):
+            log.warning(
+                "game %s: post refused (%s); posting it without extras", view.game_id, error
+            )
+            try:
+                return await channel.send(fit_content(minimal))
+            except discord.HTTPException:
+                pass
         log.warning("could not post in the thread of game %s", view.game_id)
         return None
 

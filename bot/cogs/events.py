@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot import text
 from bot.cogs.buttons import challenge_view
 from bot.cogs.common import GameBot, announce, jump_url, notify_turn, send_to_game
+from bot.cogs.posts import fit_list
 from bot.games import (
     ChallengeExpired,
     ComputerMoved,
@@ -27,6 +28,10 @@ from bot.games import (
 )
 
 log = logging.getLogger(__name__)
+
+# The characters the list of dots the computer played alone may take in its post (a long run
+# alone, hundreds of dots, is summed up: the result and the picture must fit after it).
+ALONE_LIST_BUDGET = 1200
 
 # The name each event is dispatched under: a listener ``on_<name>`` receives it.
 EVENT_NAMES: dict[type[Event], str] = {
@@ -98,7 +103,8 @@ class Events(commands.Cog):
 
 def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:
     """The computer's dots played alone before its last action, e.g. ``"Computer (easy)
-    plays on alone: D5, E6 (captures 2)."``; empty when there were none."""
+    plays on alone: D5, E6 (captures 2)."``; empty when there were none. A long run is cut
+    with "… and N more" (``ALONE_LIST_BUDGET``)."""
     dots = []
     user_id: int | None = None
     for outcome in outcomes:
@@ -110,4 +116,4 @@ def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:
         dots.append(action.point.name + (f" (captures {gain})" if gain else ""))
     if user_id is None:
         return ""
-    return f"{computer_name(user_id)} plays on alone: {', '.join(dots)}."
+    return f"{computer_name(user_id)} plays on alone: {fit_list(dots, ALONE_LIST_BUDGET)}."

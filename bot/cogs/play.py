@@ -27,12 +27,15 @@ from bot.cogs.common import (
     suggest_points,
 )
 from bot.cogs.options import OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
+from bot.cogs.posts import CHOICE_NAME, CHOICES, fit_message, fit_name
 from bot.cogs.starts import start_against_computer
 from bot.games import Challenge, Refusal
 from bot.games.computer import DEFAULT_LEVEL
 from engine import Colour
 
 log = logging.getLogger(__name__)
+
+MAX_TYPED_POINT = 40
 
 
 async def game_choices(
@@ -50,8 +53,10 @@ async def game_choices(
         turn = "your turn" if view.to_move_id == interaction.user.id else "their turn"
         label = f"#{view.game_id} vs {await display_name(bot_of(interaction), opponent)} ({turn})"
         if current.strip().lstrip("#") in str(view.game_id) or current.lower() in label.lower():
-            choices.append(app_commands.Choice(name=label[:100], value=view.game_id))
-    return choices[:25]
+            choices.append(
+                app_commands.Choice(name=fit_name(label, CHOICE_NAME), value=view.game_id)
+            )
+    return choices[:CHOICES]
 
 
 # -- the cog --------------------------------------------------------------------------------
@@ -137,7 +142,9 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[Any], point: str, game: int | None = None
     ) -> None:
         """Place a dot in this thread's game or your only running game."""
-        await self._in_game(interaction, "move", point.replace(" ", "")[:8], game)
+        # Long enough for any point name typed with spaces or invisible characters; the engine
+        # reads it (``Point.parse``), and a picker's custom id carries it encoded.
+        await self._in_game(interaction, "move", point.strip()[:MAX_TYPED_POINT], game)
 
     @move.autocomplete("point")
     async def move_point(
@@ -206,7 +213,9 @@ class Play(commands.Cog):
         if not lines:
             lines.append("No running games. Start one with `/challenge`.")
         await interaction.response.send_message(
-            text.join_lines(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            **fit_message(text.join_lines(lines)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
 

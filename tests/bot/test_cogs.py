@@ -5,15 +5,23 @@ Every refusal must be private (flag 64) and leave the database exactly as it was
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
+import re
+import types
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
-from bot.games import GameService
+from bot.cogs.buttons import GamePicker, point_key, typed_of_key
+from bot.cogs.common import ANSWER_BUDGET, send_to_game, thread_name
+from bot.cogs.options import game_options
+from bot.cogs.posts import fit_content, fit_list, plain_name
+from bot.games import GameService, NotYourTurn, Refusal
 from tests.bot.discord_inprocess import (
     APP_ID,
     CHANNEL_ID,
@@ -35,8 +43,16 @@ ROBOT = Member(940_000_000_000_000_005, "robot", bot=True)
 
 
 def private_refusal(calls: list[Call], *words: str) -> Call:
-    """The one private answer in ``calls``; it must contain each of ``words``."""
-    answers = [c for c in calls if c.content]
+    """The one private answer in ``calls``; it must contain each of ``words``. A public
+    deferral filled in and deleted before the private answer (see ``common.clear_deferral``)
+    is no answer."""
+    original = "/messages/@original"
+    cleared = any(c.method == "DELETE" and c.path.endswith(original) for c in calls)
+    answers = [
+        c
+        for c in calls
+        if c.content and not (cleared and c.method == "PATCH" and c.path.endswith(original))
+    ]
     assert len(answers) == 1, [(c.path, c.content) for c in calls]
     answer = answers[0]
     assert answer.is_ephemeral, answer
@@ -759,3 +775,147 @@ async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
     puts = [c for c in world.harness.rest.calls if c.method == "PUT"]
     assert [c.path for c in puts] == [f"/applications/{APP_ID}/commands"]
     assert len(puts[0].payload) == 16  # type: ignore[arg-type]
+
+
+# -- issue 10: Discord's limits, slow service, forged payloads, names -------------------------
+
+
+def test_issue10_item5_fit_content_keeps_the_first_and_last_lines_within_2000() -> None:
+    run = "Computer (medium) plays on alone: " + ", ".join(f"A{n}" for n in range(1, 600))
+    content = "\n".join(["**Game #1**", run, "Computer ends.", "Pink 0 · Blue 3", "Blue wins."])
+    fitted = fit_content(content)
+    assert len(content) > 2000 and len(fitted) <= 2000
+    lines = fitted.split("\n")
+    assert lines[0] == "**Game #1**" and lines[-3:] == [
+        "Computer ends.",
+        "Pink 0 · Blue 3",
+        "Blue wins.",
+    ]
+    assert lines[1].startswith("Computer (medium) plays on alone: A1, A2") and lines[1].endswith(
+        "…"
+    )
+    assert fit_content("short\ntext") == "short\ntext"
+    # One long line alone is cut too.
+    assert len(fit_content("x" * 5000)) == 2000
+
+
+def test_issue10_item5_a_long_list_is_summed_up_with_how_many_more() -> None:
+    dots = [f"B{n}" for n in range(1, 451)]
+    line = fit_list(dots, 1200)
+    assert len(line) <= 1200 + len(" … and 450 more")
+    shown = line.split(" … and ")[0].split(", ")
+    assert shown == dots[: len(shown)] and line.endswith(f"and {450 - len(shown)} more")
+    assert fit_list(["A1", "B2"], 1200) == "A1, B2"
+
+
+def test_issue10_item6_any_typed_point_gives_a_custom_id_that_matches_its_template() -> None:
+    template = re.compile(GamePicker.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+    for typed in ["B7", "é5", "B-7", "B\u200b7", "Ｂ７", "", "🙂" * 40, "x" * 40, "_abc", "a:b"]:
+        key = point_key(typed)
+        assert template.fullmatch(f"dots:pick:resign:{key}"), typed
+        assert len(f"dots:pick:resign:{key}") <= 100
+        back = typed_of_key(key)
+        if typed in ("B7", "B\u200b7", "Ｂ７"):
+            assert back == "B7"  # the normalised point
+        else:
+            assert back is not None and typed.startswith(back), (typed, back)
+    for forged in ("_!!", "_A", "_gA"):  # not base64url, cut short, not UTF-8
+        assert typed_of_key(forged) is None, forged
+
+
+def test_issue10_item15_names_lose_their_bidi_controls() -> None:
+    evil = "\u202eevil\u202c name\u2067x\u2069\u200f"
+    assert plain_name(evil) == "evil namex"
+    name = thread_name(7, evil, "bob\nsmith" + "z" * 200)
+    assert not re.search("[\u202a-\u202e\u2066-\u2069\u200e\u200f\n]", name)
+    assert name.startswith("Dots #7: evil namex vs bob smith") and len(name) <= 100
+
+
+def test_issue10_item15_sizes_in_full_width_digits_read_as_ascii() -> None:
+    options = game_options("１０x１０", "standard", "empty", None, "random", rated=True)
+    assert (options.width, options.height) == (10, 10)
+    with pytest.raises(Refusal):
+        game_options("١٠x١٠", "standard", "empty", None, "random", rated=True)
+
+
+async def test_issue10_item7_a_slow_service_gets_a_public_deferral_first(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, thread = await start_game(world)
+    place = world.service.place
+    mark = len(world.harness.rest.calls)
+    deferred_first: list[bool] = []
+
+    async def slow(**kwargs: Any) -> Any:
+        await asyncio.sleep(ANSWER_BUDGET * 3)
+        deferred_first.append(any(c.kind == 5 for c in world.harness.rest.since(mark)))
+        return await place(**kwargs)
+
+    monkeypatch.setattr(world.service, "place", slow)
+    calls = await world.harness.slash(ANN, "move", channel_id=thread, point="E5")
+    assert deferred_first == [True], "the move was stored before the interaction was deferred"
+    assert calls[0].kind == 5 and not calls[0].is_ephemeral
+    filled = [c for c in calls if c.path.startswith("/webhooks/")]
+    assert filled and "plays E5" in filled[0].content and filled[0].files
+    assert (await world.service.game(game_id)).game.last_move.name == "E5"  # type: ignore[union-attr]
+
+
+async def test_issue10_item7_a_late_refusal_clears_the_public_deferral_and_is_private(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, thread = await start_game(world)
+
+    async def slow_refusal(**kwargs: Any) -> Any:
+        await asyncio.sleep(ANSWER_BUDGET * 3)
+        raise NotYourTurn("it is not your turn: Blue is to move")
+
+    monkeypatch.setattr(world.service, "place", slow_refusal)
+    calls = await refused(
+        world, world.harness.slash(ANN, "move", channel_id=thread, point="E5"), "not your turn"
+    )
+    del calls
+    made = world.harness.rest.calls
+    assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
+
+
+async def test_issue10_item13_a_forged_game_id_is_refused_not_looked_up(world: World) -> None:
+    await start_game(world)
+    for value in (2**63, -(2**63) - 1, 0):
+        await refused(world, world.harness.slash(ANN, "board", game=value), "no game")
+
+
+class RefusingChannel:
+    """A channel whose first ``refusals`` posts Discord refuses for their body (50035)."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals = refusals
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, content: str = "", **fields: Any) -> str:
+        """Record the post; refuse it while refusals are left."""
+        self.sent.append({"content": content, **fields})
+        if self.refusals:
+            self.refusals -= 1
+            response = types.SimpleNamespace(status=400, reason="Bad Request")
+            raise discord.HTTPException(response, {"code": 50035, "message": "Invalid Form Body"})
+        return "posted"
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_issue10_item5_a_post_refused_for_its_body_still_posts_the_result(
+    refusals: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    channel = RefusingChannel(refusals)
+    bot = types.SimpleNamespace(get_partial_messageable=lambda *a, **k: channel)
+    view = types.SimpleNamespace(game_id=3, thread_id=11, channel_id=10, guild_id=1)
+    posted = await send_to_game(
+        bot,  # type: ignore[arg-type]
+        view,  # type: ignore[arg-type]
+        "x" * 5000 + "\nBlue wins.",
+        minimal="Blue wins.",
+    )
+    assert len(channel.sent[0]["content"]) <= 2000  # fitted before it went out
+    assert channel.sent[0]["content"].endswith("\nBlue wins.")
+    assert channel.sent[1] == {"content": "Blue wins."}  # the minimal post, no files
+    assert posted == ("posted" if refusals == 1 else None)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

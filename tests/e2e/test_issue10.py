@@ -59,7 +59,7 @@ class LongRun:
     def __init__(self, dots: int) -> None:
         self.points = iter([Point(x, y) for y in range(31, 0, -1) for x in range(39)][:dots])
 
-    async def choose(self, record: Any, level: str, seed: int) -> Decision:
+    async def choose(self, record: Any, level: str, seed: int, *, cheap: bool = False) -> Decision:
         """The next dot of the run, or the end after the last one."""
         point = next(self.points, None)
         return Decision("end") if point is None else Decision("dot", point)
@@ -68,10 +68,6 @@ class LongRun:
         """Nothing to stop."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10 item 5: the computer playing on alone posts over 2,000 characters",
-)
 async def test_issue10_item5_the_computer_playing_on_alone_shows_its_run_and_the_result(
     server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -133,20 +129,10 @@ async def pick_first_game(server: Server, point: str) -> InteractionHandle:
     "point",
     [
         pytest.param("B7", id="ascii"),
-        pytest.param(
-            "é5", id="accent", marks=pytest.mark.xfail(strict=True, reason="issue 10 item 6")
-        ),
-        pytest.param(
-            "B-7", id="hyphen", marks=pytest.mark.xfail(strict=True, reason="issue 10 item 6")
-        ),
-        pytest.param(
-            "B\u200b7",
-            id="zero-width-space",
-            marks=pytest.mark.xfail(strict=True, reason="issue 10 item 6"),
-        ),
-        pytest.param(
-            "Ｂ７", id="full-width", marks=pytest.mark.xfail(strict=True, reason="issue 10 item 6")
-        ),
+        pytest.param("é5", id="accent"),
+        pytest.param("B-7", id="hyphen"),
+        pytest.param("B\u200b7", id="zero-width-space"),
+        pytest.param("Ｂ７", id="full-width"),
     ],
 )
 async def test_issue10_item6_the_which_game_menu_answers_whatever_was_typed(
@@ -178,7 +164,6 @@ def slowed(method: Callable[..., Awaitable[Any]], seconds: float) -> Callable[..
     return slow
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 item 7: /move stores before it defers")
 async def test_issue10_item7_a_move_is_acknowledged_before_the_slow_work(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -201,7 +186,6 @@ async def test_issue10_item7_a_move_is_acknowledged_before_the_slow_work(
     assert actions(db, game.game_id) == [("dot", 1, "E5")]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 item 7: /move stores before it defers")
 async def test_issue10_item7_a_late_refusal_after_the_defer_is_still_private(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -226,7 +210,6 @@ async def test_issue10_item7_a_late_refusal_after_the_defer_is_still_private(
 # -- item 8: a stored move is always shown; an apology is always private ---------------------
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 item 8: the apology fills the public deferral")
 async def test_issue10_item8_a_failed_answer_after_a_public_defer_stays_private(
     server: Server,
 ) -> None:
@@ -306,10 +289,9 @@ async def forged_click(
     )
 
 
-def forged(kind: str, what: str, payload: Any, *, fixed: bool = False) -> Any:
-    """One forged payload as a test case (strictly expected to fail until item 13 is done)."""
-    marks = [] if fixed else [pytest.mark.xfail(strict=True, reason="issue 10 item 13")]
-    return pytest.param(kind, what, payload, id=f"{kind}-{what}-{payload}"[:60], marks=marks)
+def forged(kind: str, what: str, payload: Any) -> Any:
+    """One forged payload as a test case."""
+    return pytest.param(kind, what, payload, id=f"{kind}-{what}-{payload}"[:60])
 
 
 FORGERIES = [
@@ -322,7 +304,7 @@ FORGERIES = [
     forged("select", "dots:pick:board:", []),
     forged("select", "dots:pick:end:", [str(FORGED_ID)]),
     forged("dm", "move", {"point": "E5"}),
-    forged("dm", "games", {}, fixed=True),
+    forged("dm", "games", {}),
     forged("dm", "challenge", {"opponent": None}),
 ]
 
