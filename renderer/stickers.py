@@ -4,7 +4,8 @@ earned ones in colour with a count, missing ones as grey outlines.
 The renderer knows no bot code: the caller passes ``(id, name, count)`` for each sticker, in book
 order; the emblem is looked up by the id (``EMBLEMS``), and an id without one gets a plain
 circle, so a sticker added later still shows. Drawn at 3x and reduced (antialiasing), then mapped
-onto the pictures' fixed palette like every other picture; about 15 ms (``bench/render.py``).
+onto the pictures' fixed palette like every other picture: about 30 ms of CPU (``bench/render.py``),
+so it is drawn on demand (``/stickers``), not after every move.
 """
 
 from __future__ import annotations
