@@ -2,8 +2,8 @@
 
 Prints the median milliseconds per PNG and the bytes per PNG for a 10x10 mid-game and for
 39x32 positions with 600+ dots and many bases (and a full board), the size and time of a GIF
-replay of a full 39x32 game, the sticker book picture (issue 13), and the colour-blind distances
-between Pink and Blue.
+replay of a full 39x32 game, the sticker book picture and the cost of finding stickers (issue
+13), and the colour-blind distances between Pink and Blue.
 Run: python bench/render.py [--runs N]
 """
 
@@ -19,7 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.games.stickers import Sticker, book_entries
+from bot.games.stickers import (
+    Earned,
+    Sticker,
+    book_entries,
+    stickers_of_game,
+    stickers_of_last_action,
+)
 from engine import Game
 from renderer import layout, render_gif, render_png
 from renderer import palette as colours
@@ -83,6 +89,23 @@ def sticker_book_ms(runs: int) -> tuple[float, float, int]:
     return statistics.median(wall), statistics.median(cpu), len(data)
 
 
+def stickers_ms(game: Game) -> tuple[float, float]:
+    """Milliseconds to find a whole game's stickers by replay, and the median microseconds to
+    find one move's given what the game earned before (issue 13's post after each move)."""
+    start = time.perf_counter()
+    stickers_of_game(game)
+    replay = (time.perf_counter() - start) * 1000
+    step = Game.at_start(game.record)
+    earlier: list[Earned] = []
+    per_move = []
+    for action in game.actions[:-1]:
+        step.apply(action)
+        start = time.perf_counter()
+        earlier += stickers_of_last_action(step, earlier=earlier)
+        per_move.append((time.perf_counter() - start) * 1e6)
+    return replay, statistics.median(per_move)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=60)
@@ -116,6 +139,11 @@ def main() -> None:
     print(
         f"sticker book ({len(Sticker)} stickers): median {book_ms:.1f} ms per PNG "
         f"(median CPU {book_cpu:.1f}), {book_bytes / 1000:.1f} KB"
+    )
+    replay_ms, move_us = stickers_ms(full)
+    print(
+        f"stickers of the full 39x32 game: {replay_ms:.0f} ms by replay (at its end), "
+        f"median {move_us:.1f} us after a move"
     )
 
     print(

@@ -5,8 +5,10 @@ the bases standing before it, the ``Result`` and the last action), never from th
 sticker is earned at most once per game per player, at the first action that reaches it.
 
 What it costs: ``stickers_of_game`` replays the game's record once on a fresh ``Game`` (the
-game passed in is not touched), so about what the moves cost to play; the bases standing before
-a dot are read only when the dot made a base.
+game passed in is not touched), so what the moves cost to play (``bench/render.py`` prints it
+for a full 39x32 game). After a move, ``stickers_of_last_action`` given the stickers the game
+earned before reads only the last ``Placement``; it replays only once the game is over (a
+comeback needs the scores along the way).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine.board import Base, Placement
+from engine.board import Placement
 from engine.game import Game
 from engine.options import EndReason
 from engine.point import Player
@@ -118,14 +120,7 @@ class _Progress:
         self.earned.append(Earned(player, sticker, action))
 
 
-def _took_a_base(base: Base, before: list[Base]) -> bool:
-    """Whether ``base`` swallowed a base of its owner's opponent standing before (rule 4.5)."""
-    return any(old.owner is not base.owner and old.ring[0] in base.area for old in before)
-
-
-def _placement_stickers(
-    progress: _Progress, placement: Placement, before: list[Base], index: int
-) -> None:
+def _placement_stickers(progress: _Progress, placement: Placement, index: int) -> None:
     mover = placement.player
     for player in Player:
         own = [base for base in placement.bases if base.owner is player]
@@ -138,7 +133,9 @@ def _placement_stickers(
             progress.earn(player, Sticker.BIG_CAPTURE, index)
         if player is mover and len(own) >= 2:
             progress.earn(player, Sticker.DOUBLE_BASE, index)
-        if any(_took_a_base(base, before) for base in own):
+        if placement.gain(player.opponent) < 0:
+            # Rules 4.5 and 5.2: the opponent's score falls only when a base of theirs (which
+            # always holds a dot of ``player``'s) ends up inside a new base of ``player``.
             progress.earn(player, Sticker.BIGGER_RING, index)
         if player is not mover:
             # Rule 4.4: the mover's dot made no base of the mover, so the ring it was played
@@ -177,10 +174,9 @@ def stickers_of_game(game: Game, players: Collection[Player] = tuple(Player)) ->
     replay = Game.at_start(game.record)
     progress = _Progress([], frozenset(players), set())
     for index, action in enumerate(game.actions):
-        before = replay.board.bases if action.kind == "dot" else []
         placement = replay.apply(action)
         if placement is not None and placement.bases:
-            _placement_stickers(progress, placement, before, index)
+            _placement_stickers(progress, placement, index)
         for player in Player:
             if replay.score(player) < replay.score(player.opponent):
                 progress.behind.add(player)
@@ -190,11 +186,23 @@ def stickers_of_game(game: Game, players: Collection[Player] = tuple(Player)) ->
 
 
 def stickers_of_last_action(
-    game: Game, players: Collection[Player] = tuple(Player)
+    game: Game,
+    players: Collection[Player] = tuple(Player),
+    earlier: Collection[Earned] | None = None,
 ) -> list[Earned]:
-    """The stickers the game's last action earned (what its post announces)."""
+    """The stickers the game's last action earned (what its post announces).
+
+    ``earlier`` are the stickers this game earned before (as stored); with them a move costs
+    no replay until the game is over. Without them the game is replayed.
+    """
     last = len(game.actions) - 1
-    return [earned for earned in stickers_of_game(game, players) if earned.action == last]
+    if earlier is None or game.is_over:
+        return [earned for earned in stickers_of_game(game, players) if earned.action == last]
+    progress = _Progress(list(earlier), frozenset(players), set())
+    placement = game.last_placement
+    if game.actions and game.actions[-1].kind == "dot" and placement and placement.bases:
+        _placement_stickers(progress, placement, last)
+    return progress.earned[len(earlier) :]
 
 
 def counts_of(earned: Collection[Earned], player: Player) -> dict[Sticker, int]:
