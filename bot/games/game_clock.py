@@ -52,6 +52,20 @@ def _in_unit(duration: timedelta, suffixes: str) -> str | None:
     return None
 
 
+_SPOKEN = (("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1))
+
+
+def _spoken(duration: timedelta) -> str:
+    """``"1 hour 30 minutes"``: a whole number of seconds in words."""
+    seconds = duration // _UNITS["s"]
+    parts = []
+    for word, size in _SPOKEN:
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {word}" + ("" if count == 1 else "s"))
+    return " ".join(parts) or "0 seconds"
+
+
 @dataclass(frozen=True, slots=True)
 class GameClock:
     """A game clock: ``total`` time for each player, ``increment`` added after each move.
@@ -108,6 +122,14 @@ class GameClock:
             total = str(self.total // minutes) if whole else f"{self.total // _UNITS['s']}s"
         increment = _in_unit(self.increment, "dhm") or str(self.increment // _UNITS["s"])
         return f"{total}+{increment}"
+
+    @property
+    def description(self) -> str:
+        """The clock in words for players: ``"5 minutes each, 5 seconds more a move"``."""
+        each = f"{_spoken(self.total)} each"
+        if not self.increment:
+            return f"{each}, nothing added a move"
+        return f"{each}, {_spoken(self.increment)} more a move"
 
     def __str__(self) -> str:
         return self.name

@@ -84,6 +84,20 @@ def test_junk_and_out_of_range_are_refused_kindly(text: str, says: str) -> None:
         GameClock.parse(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("5+5", "5 minutes each, 5 seconds more a move"),
+        ("1+0", "1 minute each, nothing added a move"),
+        ("3d+1d", "3 days each, 1 day more a move"),
+        ("90+1m", "1 hour 30 minutes each, 1 minute more a move"),
+        ("61s+1", "1 minute 1 second each, 1 second more a move"),
+    ],
+)
+def test_the_clock_in_words(text: str, words: str) -> None:
+    assert GameClock.parse(text).description == words
+
+
 def test_the_limits_themselves_are_allowed() -> None:
     assert GameClock(MIN_TOTAL).total == MIN_TOTAL
     assert GameClock(MAX_TOTAL, MAX_INCREMENT).name == "30d+7d"
