@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot import text
 from bot.cogs.common import GameBot, send_to_game
 from bot.cogs.options import CLOCK_CHOICES, clock_option
+from bot.cogs.posts import answer
 
 
 class NotAnAdmin(app_commands.CheckFailure):
@@ -51,7 +52,7 @@ class Admin(
         """Abort a running game of this server: no result, no rating change."""
         assert interaction.guild_id is not None
         view = await self.bot.service.admin_cancel(game_id=game, guild_id=interaction.guild_id)
-        await interaction.response.send_message(f"Game #{game} is cancelled.", ephemeral=True)
+        await answer(interaction, f"Game #{game} is cancelled.", ephemeral=True)
         await send_to_game(
             self.bot,
             view,
@@ -83,7 +84,8 @@ class Admin(
                 default_clock=clock_option(clock),
             )
         where = f"<#{current.game_channel_id}>" if current.game_channel_id else "where challenged"
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Game threads: {where}. Default clock: "
             f"{text.format_duration(current.default_clock)} a move.",
             ephemeral=True,

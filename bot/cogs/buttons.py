@@ -24,6 +24,7 @@ from bot.cogs.common import (
     deferred_if_slow,
     display_name,
     in_game_channel,
+    in_time,
     is_id,
     jump_url,
     mentions,
@@ -31,8 +32,9 @@ from bot.cogs.common import (
     refuse,
     status_text,
     suggest_points,
+    update_clicked,
 )
-from bot.cogs.posts import fit_content, fit_message, fit_name
+from bot.cogs.posts import answer, edit, fit_content, fit_name, follow_up
 from bot.cogs.starts import post_game_start
 from bot.games import GameOver, GameView, NotYourChallenge, NotYourGame, NotYourTurn, Refusal
 from engine import InvalidPointError, Point, describe_board
@@ -157,21 +159,21 @@ class ConfirmButton(
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """End or resign for the clicking user, or leave things as they are."""
         if self.action == "keep":
-            await interaction.response.edit_message(
-                content="Nothing changed: play on.", view=None, attachments=[]
-            )
+            await edit(interaction, "Nothing changed: play on.", view=None, attachments=[])
             return
         bot = bot_of(interaction)
         act = bot.service.end if self.action == "end" else bot.service.resign
         with bot.posts.pending(self.key):
-            outcome = await act(game_id=self.key, user_id=interaction.user.id)
+            outcome, deferred = await in_time(
+                interaction, act(game_id=self.key, user_id=interaction.user.id), update=True
+            )
             if self.action == "resign":
                 done = "You resigned."
             elif outcome.view.game.rules == "grounding":
                 done = "You stopped."
             else:
                 done = "You ended."
-            await interaction.response.edit_message(content=done, view=None, attachments=[])
+            await update_clicked(interaction, deferred, done, view=None, attachments=[])
             await announce(bot, outcome)
 
 
@@ -282,9 +284,7 @@ async def ask_which_game(
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
         option.label = fit_name(f"#{view.game_id} vs {await display_name(bot, opponent)}")
     menu.add_item(picker)
-    await interaction.response.send_message(
-        **fit_message(text.join_lines(lines), view=menu), ephemeral=True
-    )
+    await answer(interaction, text.join_lines(lines), view=menu, ephemeral=True)
 
 
 # -- the actions behind buttons and commands -------------------------------------------------
@@ -293,14 +293,18 @@ async def ask_which_game(
 async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: int) -> None:
     """The challenged player accepts: a thread, the first picture and a ping for Pink."""
     bot = bot_of(interaction)
-    view = await bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id)
+    view, deferred = await in_time(
+        interaction,
+        bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id),
+        update=True,
+    )
     pink, blue = mentions(view).values()
     # Answer first (names, thread and picture take further round trips to Discord).
-    await interaction.response.edit_message(
-        content=(
-            f"{interaction.user.mention} accepted. Game #{view.game_id}: {pink} (Pink) "
-            f"vs {blue} (Blue)."
-        ),
+    await update_clicked(
+        interaction,
+        deferred,
+        f"{interaction.user.mention} accepted. Game #{view.game_id}: {pink} (Pink) "
+        f"vs {blue} (Blue).",
         view=challenge_view(challenge_id, disabled=True),
     )
     await post_game_start(bot, interaction, view, interaction.message)
@@ -311,14 +315,16 @@ async def close_challenge(
 ) -> None:
     """Decline (the challenged) or withdraw (the challenger) a challenge."""
     service = bot_of(interaction).service
+    close = service.decline if action == "decline" else service.cancel
+    challenge, deferred = await in_time(
+        interaction, close(challenge_id=challenge_id, user_id=interaction.user.id), update=True
+    )
     if action == "decline":
-        challenge = await service.decline(challenge_id=challenge_id, user_id=interaction.user.id)
         content = f"<@{challenge.opponent_id}> declined the challenge."
     else:
-        challenge = await service.cancel(challenge_id=challenge_id, user_id=interaction.user.id)
         content = f"<@{challenge.challenger_id}> withdrew the challenge."
-    await interaction.response.edit_message(
-        content=content, view=challenge_view(challenge_id, disabled=True)
+    await update_clicked(
+        interaction, deferred, content, view=challenge_view(challenge_id, disabled=True)
     )
 
 
@@ -361,8 +367,10 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
         else:
             await announce(bot, outcome)
             placed = outcome.placement.point.name if outcome.placement else point
-            await interaction.followup.send(
-                f"Played {placed} in game #{view.game_id}: {jump_url(view)}", ephemeral=True
+            await follow_up(
+                interaction,
+                f"Played {placed} in game #{view.game_id}: {jump_url(view)}",
+                ephemeral=True,
             )
 
 
@@ -418,7 +426,8 @@ async def confirm(interaction: discord.Interaction[Any], view: GameView, action:
         buttons = discord.ui.View(timeout=None)
         buttons.add_item(ConfirmButton("resign", view.game_id))
         buttons.add_item(ConfirmButton("keep", view.game_id))
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Resign game #{view.game_id}? Your opponent wins, whatever the score.",
             view=buttons,
             ephemeral=True,
@@ -435,11 +444,11 @@ async def confirm(interaction: discord.Interaction[Any], view: GameView, action:
     buttons.add_item(ConfirmButton("end", view.game_id, label="Stop" if preview else "End"))
     buttons.add_item(ConfirmButton("keep", view.game_id))
     if preview is None:
-        await interaction.response.send_message(prompt, view=buttons, ephemeral=True)
+        await answer(interaction, prompt, view=buttons, ephemeral=True)
         return
     await interaction.response.defer(thinking=True, ephemeral=True)
     picture = await picture_file(bot, view, preview=preview)
-    await interaction.followup.send(prompt, file=picture, view=buttons, ephemeral=True)
+    await follow_up(interaction, prompt, file=picture, view=buttons, ephemeral=True)
 
 
 async def show_board(interaction: discord.Interaction[Any], view: GameView) -> None:
@@ -447,7 +456,7 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
     here = in_game_channel(interaction, view)
     await interaction.response.defer(thinking=True, ephemeral=not here)
     picture = await picture_file(bot_of(interaction), view)
-    await interaction.followup.send(status_text(view), file=picture, ephemeral=not here)
+    await follow_up(interaction, status_text(view), file=picture, ephemeral=not here)
 
 
 DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker)

@@ -19,7 +19,17 @@ import discord
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.posts import fit_content, fit_message, fit_name, is_refused_body, plain_name
+from bot.cogs.posts import (
+    answer,
+    edit,
+    edit_message,
+    edit_original,
+    fit_name,
+    follow_up,
+    is_refused_body,
+    plain_name,
+    send,
+)
 from bot.games import (
     GameService,
     GameView,
@@ -137,37 +147,105 @@ def is_id(value: int) -> bool:
     return 0 < value <= MAX_ID
 
 
-async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> bool:
-    """Acknowledge the interaction now ("thinking..."), before any slow work, so Discord's
-    3 seconds never run out; False when they already had (the work must still be shown)."""
+async def defer(
+    interaction: discord.Interaction[Any], *, ephemeral: bool = False, update: bool = False
+) -> bool:
+    """Acknowledge the interaction now, before any slow work, so Discord's 3 seconds never
+    run out: "thinking..." (a command), or for ``update`` a silent deferral of a click that
+    edits its message (then ``edit_original``). False when the 3 seconds had run out already
+    (the work must still be shown)."""
     try:
-        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=ephemeral)
     except discord.NotFound:
         log.warning("interaction %s expired before it was acknowledged", interaction.id)
         return False
-    if not ephemeral:
+    if not ephemeral and not update:
         interaction.extras[PUBLIC_DEFERRAL] = True
     return True
 
 
-async def deferred_if_slow(
-    interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool
-) -> tuple[T, bool]:
-    """Run ``work`` (a service call that may wait in a queue); if it is not done within
-    ``ANSWER_BUDGET`` the interaction is deferred meanwhile, else right after it. Its result,
-    and whether the interaction is acknowledged (False: it expired, show the work elsewhere).
+async def in_time(
+    interaction: discord.Interaction[Any],
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+    update: bool = False,
+) -> tuple[T, bool | None]:
+    """Run ``work`` (a service call that may wait in a queue), deferring the interaction (see
+    ``defer``) if it is not done within ``ANSWER_BUDGET``. Its result, and None when it was
+    done in time (nothing is sent yet: answer directly), True when the interaction was
+    deferred, False when it expired (show the work elsewhere).
 
     Raises:
-        whatever ``work`` raises: before the deferral, or after it (``refuse`` then clears a
+        whatever ``work`` raises: before any deferral, or after it (``refuse`` then clears a
         public deferral so the refusal stays private).
     """
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
-    acknowledged = True if done else await defer(interaction, ephemeral=ephemeral)
-    result = await task
     if done:
-        acknowledged = await defer(interaction, ephemeral=ephemeral)
-    return result, acknowledged
+        return task.result(), None
+    deferred = await defer(interaction, ephemeral=ephemeral, update=update)
+    return await task, deferred
+
+
+async def deferred_if_slow(
+    interaction: discord.Interaction[Any],
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+    update: bool = False,
+) -> tuple[T, bool]:
+    """Run ``work`` as ``in_time`` does, for an answer that takes further slow work (pictures,
+    threads): the interaction is deferred meanwhile, or right after a quick ``work``. Its
+    result, and whether the interaction is acknowledged (False: it expired, show the work
+    elsewhere).
+
+    Raises:
+        whatever ``work`` raises, as ``in_time``.
+    """
+    result, deferred = await in_time(interaction, work, ephemeral=ephemeral, update=update)
+    if deferred is None:
+        deferred = await defer(interaction, ephemeral=ephemeral, update=update)
+    return result, deferred
+
+
+async def update_clicked(
+    interaction: discord.Interaction[Any], deferred: bool | None, content: str, **fields: Any
+) -> None:
+    """Edit the message whose button was clicked, as ``in_time`` left the interaction: the
+    click's answer (None), an edit of the deferral (True) or of the message itself (False)."""
+    if deferred is None:
+        await edit(interaction, content, **fields)
+    elif deferred:
+        await edit_original(interaction, content, **fields)
+    elif interaction.message is not None:
+        await edit_message(interaction.message, content, **fields)
+
+
+async def post_answer(
+    interaction: discord.Interaction[Any], deferred: bool | None, content: str, **fields: Any
+) -> discord.Message | None:
+    """A public answer, as ``in_time`` left the interaction: the first answer (None), the
+    deferral's follow-up (True) or, when the interaction expired (False), a post in its
+    channel. The message, when Discord says which."""
+    if deferred is None:
+        response = await answer(interaction, content, **fields)
+        resource = response.resource
+        if isinstance(resource, discord.Message):
+            return resource
+        return await interaction.original_response()
+    if deferred:
+        message = await follow_up(interaction, content, wait=True, **fields)
+        interaction.extras.pop(PUBLIC_DEFERRAL, None)
+        return message  # type: ignore[no-any-return]
+    if interaction.channel_id is None:
+        return None
+    bot = bot_of(interaction)
+    channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+    return await send(channel, content, **fields)  # type: ignore[no-any-return]
 
 
 async def clear_deferral(interaction: discord.Interaction[Any]) -> None:
@@ -177,7 +255,7 @@ async def clear_deferral(interaction: discord.Interaction[Any]) -> None:
     if not interaction.extras.pop(PUBLIC_DEFERRAL, False):
         return
     try:
-        await interaction.edit_original_response(content="…")
+        await edit_original(interaction, "…")
         await interaction.delete_original_response()
     except discord.HTTPException:
         log.info("could not clear the deferral of interaction %s", interaction.id)
@@ -186,13 +264,13 @@ async def clear_deferral(interaction: discord.Interaction[Any]) -> None:
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
     """Answer privately (ephemeral) with ``message``, whether or not we responded already
     (after a public deferral too)."""
-    content = fit_content(sentence(message))
+    content = sentence(message)
     try:
         await clear_deferral(interaction)
         if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
+            await follow_up(interaction, content, ephemeral=True)
         else:
-            await interaction.response.send_message(content, ephemeral=True)
+            await answer(interaction, content, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not send a refusal for interaction %s", interaction.id)
 
@@ -421,7 +499,7 @@ async def announce(
         await send_to_game(bot, view, content, files=files, minimal=minimal)
     else:
         try:
-            await interaction.followup.send(**fit_message(content), files=files)
+            await follow_up(interaction, content, files=files)
             interaction.extras.pop(PUBLIC_DEFERRAL, None)
         except discord.NotFound:
             # The interaction's token expired: the action stands, so post it in the thread
@@ -453,12 +531,10 @@ async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
     view = outcome.view
     try:
         if is_refused_body(error):
-            await interaction.edit_original_response(content=fit_content(minimal), attachments=[])
+            await edit_original(interaction, minimal, attachments=[])
         else:
             content, files = await outcome_message(bot, outcome, earlier=earlier)
-            await interaction.edit_original_response(
-                content=fit_content(content), attachments=files
-            )
+            await edit_original(interaction, content, attachments=files)
         interaction.extras.pop(PUBLIC_DEFERRAL, None)
         return
     except discord.HTTPException:
@@ -479,14 +555,14 @@ async def send_to_game(
     post for what it holds, ``minimal`` (the same news without extras) is posted instead."""
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     try:
-        return await channel.send(**fit_message(content), files=list(files))
+        return await send(channel, content, files=list(files))  # type: ignore[no-any-return]
     except discord.HTTPException as error:
         if minimal and is_refused_body(error):
             log.warning(
                 "game %s: post refused (%s); posting it without extras", view.game_id, error
             )
             try:
-                return await channel.send(fit_content(minimal))
+                return await send(channel, minimal)  # type: ignore[no-any-return]
             except discord.HTTPException:
                 pass
         log.warning("could not post in the thread of game %s", view.game_id)
@@ -504,7 +580,7 @@ async def notify_turn(bot: GameBot, view: GameView, user_id: int, *, reminder: s
     message = reminder or f"Your turn in Dots game #{view.game_id} ({left} left): {jump_url(view)}"
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(message)
+        await send(user, message)
     except discord.HTTPException:
         # Closed DMs (Forbidden) or an unknown user: say it in the thread instead.
         await send_to_game(bot, view, f"<@{user_id}> {message}")

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.cogs.common import (
     GameBot,
     SeveralGames,
+    deferred_if_slow,
     in_game_channel,
     jump_url,
     mention,
@@ -26,6 +27,7 @@ from bot.cogs.common import (
 )
 from bot.cogs.options import LEVEL_CHOICES, OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
 from bot.cogs.play import game_choices
+from bot.cogs.posts import follow_up
 from bot.cogs.starts import start_against_computer
 from bot.games import GameView, Refusal, is_computer
 
@@ -82,10 +84,13 @@ class Computer(commands.Cog):
                     "you have several running games: say which one with the `game` option"
                 ) from None
             view = mine[0]
-        undone = await self.bot.service.undo(game_id=view.game_id, user_id=interaction.user.id)
-        view = undone.view
         here = in_game_channel(interaction, view)
-        await interaction.response.defer(thinking=True, ephemeral=not here)
+        undone, acknowledged = await deferred_if_slow(
+            interaction,
+            self.bot.service.undo(game_id=view.game_id, user_id=interaction.user.id),
+            ephemeral=not here,
+        )
+        view = undone.view
         points = [a.point.name for a in undone.taken if a.point is not None]
         headline = (
             f"{mention(interaction.user.id)} takes back {points[0]} and the computer's "
@@ -93,11 +98,13 @@ class Computer(commands.Cog):
         )
         picture = await picture_file(self.bot, view)
         content = status_text(view, headline=headline)
-        if here:
-            await interaction.followup.send(content, file=picture)
+        if here and acknowledged:
+            await follow_up(interaction, content, file=picture)
         else:
             await send_to_game(self.bot, view, content, files=[picture])
-            await interaction.followup.send(
+        if not here and acknowledged:
+            await follow_up(
+                interaction,
                 f"Took back {points[0]} and {points[1]} in game #{view.game_id}: {jump_url(view)}",
                 ephemeral=True,
             )

@@ -8,6 +8,7 @@ The service publishes these events; ``bot.app.DotsBot`` dispatches each through 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import discord
 from discord.ext import commands
@@ -15,7 +16,7 @@ from discord.ext import commands
 from bot import text
 from bot.cogs.buttons import challenge_view
 from bot.cogs.common import GameBot, announce, jump_url, notify_turn, send_to_game
-from bot.cogs.posts import fit_list
+from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
     ChallengeExpired,
     ComputerMoved,
@@ -61,7 +62,8 @@ class Events(commands.Cog):
         )
         message = channel.get_partial_message(challenge.message_id)
         try:
-            await message.edit(
+            await edit_message(
+                message,
                 content=(
                     f"The challenge of <@{challenge.challenger_id}> to "
                     f"<@{challenge.opponent_id}> expired unanswered."
@@ -97,8 +99,14 @@ class Events(commands.Cog):
     async def on_dots_computer_moved(self, event: ComputerMoved) -> None:
         """Post the computer's move (one post for dots it played on alone), after the post of
         the move it answers."""
-        await self.bot.posts.idle(event.outcome.view.game_id)
-        await announce(self.bot, event.outcome, earlier=alone_line(event.outcomes[:-1]))
+        outcome = event.outcome
+        await self.bot.posts.idle(outcome.view.game_id)
+        if outcome.view.thread_id is None:
+            # Committed before the game's thread was recorded (a first move, the computer
+            # Pink): the thread opened since is where the game is played.
+            current = await self.bot.service.game(outcome.view.game_id)
+            outcome = replace(outcome, view=replace(outcome.view, thread_id=current.thread_id))
+        await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
 
 
 def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import text
 from bot.cogs.common import GameBot, bot_of, mention, picture_names, replay_file
+from bot.cogs.posts import answer, follow_up
 from bot.games import NoSuchGame
 from bot.pictures import game_png
 from engine import Game, Player, Point, sgf
@@ -83,14 +84,14 @@ class Info(commands.Cog):
             discord.File(io.BytesIO(png), filename=f"rules-{n}.png")
             for n, (_, png) in enumerate(self._rule_pictures, 1)
         ]
-        await interaction.followup.send(
-            f"{text.RULES_SUMMARY}\n\n{captions}", files=files, ephemeral=True
+        await follow_up(
+            interaction, f"{text.RULES_SUMMARY}\n\n{captions}", files=files, ephemeral=True
         )
 
     @app_commands.command(name="help", description="The bot's commands")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """List the commands."""
-        await interaction.response.send_message(HELP, ephemeral=True)
+        await answer(interaction, HELP, ephemeral=True)
 
     @app_commands.command(name="notify", description="Direct message me when it is my turn")
     @app_commands.describe(setting="on: DM me on my turn (clocks of an hour or more); off: don't")
@@ -109,7 +110,7 @@ class Info(commands.Cog):
             if on
             else "No more DMs on your turn."
         )
-        await interaction.response.send_message(message, ephemeral=True)
+        await answer(interaction, message, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="This server's best players")
     @app_commands.guild_only()
@@ -129,7 +130,7 @@ class Info(commands.Cog):
         )
         if any(row.provisional for row in rows):
             embed.set_footer(text="? = provisional rating (few games yet)")
-        await interaction.response.send_message(embed=embed)
+        await answer(interaction, embed=embed)
 
     @app_commands.command(name="stats", description="A player's rating and record")
     @app_commands.guild_only()
@@ -151,7 +152,7 @@ class Info(commands.Cog):
                 + f"; {s.running} running"
             ),
         )
-        await interaction.response.send_message(embed=embed)
+        await answer(interaction, embed=embed)
 
     @app_commands.command(name="history", description="A player's last games")
     @app_commands.guild_only()
@@ -177,7 +178,7 @@ class Info(commands.Cog):
             title=f"Dots games of {who.display_name}",
             description="\n".join(lines) or "No finished games yet.",
         )
-        await interaction.response.send_message(embed=embed)
+        await answer(interaction, embed=embed)
 
     @app_commands.command(name="export", description="A game's record (SGF) and animated replay")
     @app_commands.guild_only()
@@ -195,6 +196,9 @@ class Info(commands.Cog):
             discord.File(io.BytesIO(record.encode()), filename=f"dots-{view.game_id}.sgf"),
             await replay_file(bot, view),
         ]
-        await interaction.followup.send(
-            f"Game #{view.game_id}: the record (SGF) and the replay.", files=files, ephemeral=True
+        await follow_up(
+            interaction,
+            f"Game #{view.game_id}: the record (SGF) and the replay.",
+            files=files,
+            ephemeral=True,
         )

@@ -21,13 +21,15 @@ from bot.cogs.common import (
     SeveralGames,
     bot_of,
     display_name,
+    in_time,
     jump_url,
     mentions,
+    post_answer,
     resolve_game,
     suggest_points,
 )
 from bot.cogs.options import OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
-from bot.cogs.posts import CHOICE_NAME, CHOICES, fit_message, fit_name
+from bot.cogs.posts import CHOICE_NAME, CHOICES, answer, fit_name
 from bot.cogs.starts import start_against_computer
 from bot.games import Challenge, Refusal
 from bot.games.computer import DEFAULT_LEVEL
@@ -104,25 +106,31 @@ class Play(commands.Cog):
             await start_against_computer(interaction, DEFAULT_LEVEL, replace(options, rated=False))
             return
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        challenge = await self.bot.service.challenge(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            challenger_id=interaction.user.id,
-            opponent_id=opponent.id,
-            options=options,
-            opponent_is_bot=opponent.bot,
-        )
-        response = await interaction.response.send_message(
-            challenge_text(challenge, await self._clock(challenge)),
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+
+        async def open_challenge() -> tuple[Challenge, str]:
+            challenge = await self.bot.service.challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=interaction.user.id,
+                opponent_id=opponent.id,
+                options=options,
+                opponent_is_bot=opponent.bot,
+            )
+            return challenge, await self._clock(challenge)
+
+        (challenge, clock), deferred = await in_time(interaction, open_challenge())
+        message = await post_answer(
+            interaction,
+            deferred,
+            challenge_text(challenge, clock),
             view=challenge_view(challenge.challenge_id),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[opponent]),
         )
-        message_id = response.message_id
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-        await self.bot.service.set_challenge_message(
-            challenge_id=challenge.challenge_id, message_id=message_id
-        )
+        if message is not None:
+            await self.bot.service.set_challenge_message(
+                challenge_id=challenge.challenge_id, message_id=message.id
+            )
 
     async def _clock(self, challenge: Challenge) -> str:
         clock = challenge.options.clock
@@ -212,8 +220,9 @@ class Play(commands.Cog):
             lines.append(f"Open challenge #{challenge.challenge_id} with <@{other_id}>")
         if not lines:
             lines.append("No running games. Start one with `/challenge`.")
-        await interaction.response.send_message(
-            **fit_message(text.join_lines(lines)),
+        await answer(
+            interaction,
+            text.join_lines(lines),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -7,14 +7,19 @@ its last lines (the result, the scores, whose turn); the longest lines in betwee
 direction of text (a right-to-left override in a display name) are removed, so nothing a user
 calls themselves reverses the text after it.
 
-Limits from Discord's developer documentation (Message, Components, Channel).
+The cogs never call discord.py's send, answer, edit or thread methods themselves: they call
+``send``, ``answer``, ``follow_up``, ``edit``, ``edit_original``, ``edit_message`` and
+``create_thread`` here, which fit what they are given (a test of the suite fails on a direct
+call anywhere else in ``bot/cogs``).
+
+Limits from Discord's developer documentation (Message, Embed Limits, Components, Channel).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
@@ -26,6 +31,15 @@ CUSTOM_ID = 100
 THREAD_NAME = 100
 BUTTON_LABEL = 80
 OPTION_TEXT = 100  # a menu option's label, value and description
+EMBEDS = 10
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER_TEXT = 2048
+AUTHOR_NAME = 256
+EMBED_TOTAL = 6000  # titles, descriptions, fields, footers and authors of all of a message's embeds
 CHOICE_NAME = 100  # an autocomplete or slash-command choice's name
 CHOICES = 25  # autocomplete choices, and options in one menu
 ELLIPSIS = "…"
@@ -113,14 +127,128 @@ def fit_view(view: discord.ui.View | None) -> discord.ui.View | None:
     return view
 
 
+def embed_size(embed: discord.Embed) -> int:
+    """The characters of ``embed`` that count towards Discord's total of 6,000."""
+    data = embed.to_dict()
+    size = len(data.get("title", "")) + len(data.get("description", ""))
+    size += sum(len(f.get("name", "")) + len(f.get("value", "")) for f in data.get("fields", []))
+    size += len(data.get("footer", {}).get("text", "")) + len(
+        data.get("author", {}).get("name", "")
+    )
+    return size
+
+
+def fit_embed(embed: discord.Embed, budget: int = EMBED_TOTAL) -> discord.Embed:
+    """A copy of ``embed`` within Discord's limits for each of its parts, and ``budget``
+    characters in all: over the budget, the description is cut first (its longest lines, see
+    ``fit_content``), then the last fields are dropped, then the footer and author are cut."""
+    data: dict[str, Any] = dict(embed.to_dict())
+    if "title" in data:
+        data["title"] = fit_line(data["title"], EMBED_TITLE)
+    if "description" in data:
+        data["description"] = fit_content(data["description"], EMBED_DESCRIPTION)
+    fields = [dict(field) for field in data.get("fields", [])[:EMBED_FIELDS]]
+    for field in fields:
+        field["name"] = fit_line(field.get("name", ""), FIELD_NAME)
+        field["value"] = fit_content(field.get("value", ""), FIELD_VALUE)
+    if fields:
+        data["fields"] = fields
+    for part, key, limit in (("footer", "text", FOOTER_TEXT), ("author", "name", AUTHOR_NAME)):
+        if key in data.get(part, {}):
+            data[part] = dict(data[part], **{key: fit_line(data[part][key], limit)})
+    fitted = discord.Embed.from_dict(data)
+    over = embed_size(fitted) - budget
+    if over > 0 and "description" in data:
+        keep = max(len(data["description"]) - over, 1)
+        data["description"] = fit_content(data["description"], keep)
+        fitted = discord.Embed.from_dict(data)
+    while (over := embed_size(fitted) - budget) > 0 and data.get("fields"):
+        data["fields"] = data["fields"][:-1]
+        fitted = discord.Embed.from_dict(data)
+    for part, key in (("footer", "text"), ("author", "name"), ("title", "")):
+        if over <= 0:
+            break
+        text = data.get(part, {}).get(key, "") if key else data.get(part, "")
+        if text:
+            cut = fit_line(text, max(len(text) - over, 1))
+            data[part] = dict(data[part], **{key: cut}) if key else cut
+            fitted = discord.Embed.from_dict(data)
+            over = embed_size(fitted) - budget
+    return fitted
+
+
+def fit_embeds(embeds: Iterable[discord.Embed]) -> list[discord.Embed]:
+    """At most ten embeds, fitted one by one in what the earlier ones left of the 6,000."""
+    fitted: list[discord.Embed] = []
+    left = EMBED_TOTAL
+    for embed in list(embeds)[:EMBEDS]:
+        fitted.append(fit_embed(embed, max(left, 0)))
+        left -= embed_size(fitted[-1])
+    return fitted
+
+
 def fit_message(content: str | None = None, **fields: Any) -> dict[str, Any]:
-    """The keyword arguments of a send, an answer or a follow-up, fitted to Discord's
-    limits: ``content`` and the ``view``'s components (other fields pass as they are)."""
+    """The keyword arguments of a send, an answer, an edit or a follow-up, fitted to
+    Discord's limits: ``content``, the embeds and the ``view``'s components (other fields
+    pass as they are)."""
     if content is not None:
         fields["content"] = fit_content(content)
+    elif isinstance(fields.get("content"), str):
+        fields["content"] = fit_content(fields["content"])
+    if fields.get("embed") is not None:
+        fields["embed"] = fit_embed(fields["embed"])
+    if fields.get("embeds") is not None:
+        fields["embeds"] = fit_embeds(fields["embeds"])
     if "view" in fields:
         fields["view"] = fit_view(fields["view"])
     return fields
+
+
+# -- the only calls of the adapter that send or change a message ------------------------------
+
+
+async def send(target: Any, content: str | None = None, **fields: Any) -> Any:
+    """``target.send`` (a channel, a thread, a user), fitted; the message sent."""
+    return await target.send(**fit_message(content, **fields))
+
+
+async def answer(
+    interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
+) -> Any:
+    """The interaction's first answer (``response.send_message``), fitted."""
+    return await interaction.response.send_message(**fit_message(content, **fields))
+
+
+async def follow_up(
+    interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
+) -> Any:
+    """A follow-up of an acknowledged interaction (``followup.send``), fitted."""
+    return await interaction.followup.send(**fit_message(content, **fields))
+
+
+async def edit(
+    interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
+) -> Any:
+    """The first answer to a click that edits the clicked message (``response.edit_message``),
+    fitted."""
+    return await interaction.response.edit_message(**fit_message(content, **fields))
+
+
+async def edit_original(
+    interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
+) -> Any:
+    """An edit of the interaction's answer or deferral (``edit_original_response``), fitted."""
+    return await interaction.edit_original_response(**fit_message(content, **fields))
+
+
+async def edit_message(message: Any, content: str | None = None, **fields: Any) -> Any:
+    """An edit of a message of the bot (``message.edit``), fitted."""
+    return await message.edit(**fit_message(content, **fields))
+
+
+async def create_thread(message: Any, *, name: str, **fields: Any) -> Any:
+    """A thread from ``message`` (``message.create_thread``), its name fitted."""
+    return await message.create_thread(name=fit_name(name, THREAD_NAME), **fields)
 
 
 def is_refused_body(error: discord.HTTPException) -> bool:

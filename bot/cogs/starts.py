@@ -9,6 +9,7 @@ refuses a thread inside a thread), from a new message in that thread's parent ch
 from __future__ import annotations
 
 import logging
+from contextlib import ExitStack
 from typing import Any
 
 import discord
@@ -17,13 +18,16 @@ from bot import text
 from bot.cogs.common import (
     GameBot,
     bot_of,
+    in_time,
     jump_url,
     picture_file,
     picture_names,
+    post_answer,
     send_to_game,
     status_text,
     thread_name,
 )
+from bot.cogs.posts import create_thread, send
 from bot.games import GameOptions, GameView, computer_name, is_computer
 from engine import Player
 
@@ -51,10 +55,10 @@ async def open_game_thread(
             home = channel.parent_id
         if home is not None:
             parent = bot.get_partial_messageable(home, guild_id=view.guild_id)
-            message = await parent.send(f"Game #{view.game_id}: {jump_url(view)}")
+            message = await send(parent, f"Game #{view.game_id}: {jump_url(view)}")
         elif message is None:
             message = await interaction.original_response()
-        thread = await message.create_thread(name=name)
+        thread = await create_thread(message, name=name)
     except discord.HTTPException:
         log.info("no thread for game %s; playing in the channel", view.game_id)
         return None
@@ -89,14 +93,23 @@ async def start_against_computer(
     and its post waits for this start's."""
     bot = bot_of(interaction)
     assert interaction.guild_id is not None and interaction.channel_id is not None
-    view = await bot.service.start_computer_game(
-        guild_id=interaction.guild_id,
-        channel_id=interaction.channel_id,
-        user_id=interaction.user.id,
-        level=level,
-        options=options,
-    )
-    with bot.posts.pending(view.game_id):
+    guild_id, channel_id = interaction.guild_id, interaction.channel_id
+    pending = ExitStack()
+
+    async def start() -> GameView:
+        view = await bot.service.start_computer_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=interaction.user.id,
+            level=level,
+            options=options,
+        )
+        # Pending from the commit on (in the same step): the computer's first move waits.
+        pending.enter_context(bot.posts.pending(view.game_id))
+        return view
+
+    view, deferred = await in_time(interaction, start())
+    with pending:
         computer = view.blue_id if view.pink_id == interaction.user.id else view.pink_id
         settings = text.describe_options(
             width=view.game.width,
@@ -107,11 +120,12 @@ async def start_against_computer(
             rated=False,
         )
         colour = "Pink (moves first)" if view.pink_id == interaction.user.id else "Blue"
-        response = await interaction.response.send_message(
+        message = await post_answer(
+            interaction,
+            deferred,
             f"{interaction.user.mention} plays {computer_name(computer)}: game #{view.game_id} "
             f"({settings}; you play {colour}). Games against the computer are unrated; "
             "`/undo` takes back your last move and the computer's reply.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        message = response.resource if isinstance(response.resource, discord.Message) else None
         await post_game_start(bot, interaction, view, message)

@@ -3,7 +3,9 @@
 The bot is built by ``create_bot`` and set up as on login (``setup_hook``), but nothing goes
 over the network: the client's ``HTTPClient.request`` and the webhook adapter (interaction
 callbacks and follow-ups) are replaced by ``FakeRest``, which records each call and answers
-with plausible JSON. Payloads go through ``ConnectionState.parse_interaction_create``, so
+with plausible JSON, or, for a body over one of Discord's limits (content, embeds, components,
+choices, thread names: ``tests.fakediscord.limits``), with Discord's 400 / 50035 refusal.
+Payloads go through ``ConnectionState.parse_interaction_create``, so
 discord.py's own CommandTree, view store and dynamic-item dispatch run exactly as live.
 """
 
@@ -25,6 +27,8 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.app import DotsBot, create_bot
 from bot.config import Settings
 from bot.games import GameService
+from tests.fakediscord import limits
+from tests.fakediscord.records import HTTPError
 
 APP_ID = 900_000_000_000_000_001
 BOT_USER_ID = APP_ID
@@ -117,6 +121,8 @@ class FakeRest:
         self.threads: dict[int, str] = {}
         # The message a component interaction came from, by token (type 7 callbacks edit it).
         self.interaction_messages: dict[str, int] = {}
+        # Tokens of clicks deferred as an update (type 6): their "@original" is that message.
+        self.deferred_updates: set[str] = set()
         self.dm_channel: int | None = None
 
     # -- recording -------------------------------------------------------------------------
@@ -135,6 +141,8 @@ class FakeRest:
             if fragment in path and method != "GET":
                 response = SimpleNamespace(status=403, reason="Forbidden")
                 raise discord.Forbidden(response, {"code": 50013, "message": "Missing Access"})
+        if method in ("POST", "PATCH") and isinstance(payload, dict):
+            check_limits(path, payload)
         return call
 
     def message(
@@ -277,6 +285,8 @@ class FakeRest:
                 message = self.message(channel_id, data, call.files)
                 interaction["response_message_id"] = message["id"]
                 return {"interaction": interaction, "resource": {"type": kind, "message": message}}
+            if kind == 6:
+                self.deferred_updates.add(token)
             if kind == 7 and token in self.interaction_messages:
                 message = self.edit(self.interaction_messages[token], data)
                 return {"interaction": interaction, "resource": {"type": kind, "message": message}}
@@ -284,7 +294,14 @@ class FakeRest:
         if method == "GET":  # the original response, fetched again
             return self.message(self.interaction_channels.get(parts[2], CHANNEL_ID), {}, [])
         if method == "PATCH":
-            return self.edit(snowflake() if parts[-1] == "@original" else int(parts[-1]), body)
+            if parts[-1] == "@original":
+                # The answer to a click deferred as an update is the clicked message.
+                token = parts[2]
+                updated = token in self.deferred_updates
+                message_id = self.interaction_messages.get(token) if updated else None
+                message_id = message_id or snowflake()
+                return self.edit(message_id, body)
+            return self.edit(int(parts[-1]), body)
         token = parts[2] if len(parts) > 2 else ""
         return self.message(self.interaction_channels.get(token, CHANNEL_ID), body, call.files)
 
@@ -293,6 +310,30 @@ class FakeRest:
     def since(self, mark: int) -> list[Call]:
         """The calls made after ``mark`` (a length of ``calls``)."""
         return self.calls[mark:]
+
+
+def check_limits(path: str, body: dict[str, Any]) -> None:
+    """Refuse, as Discord does, a body over one of its limits.
+
+    Raises:
+        discord.HTTPException: 400 / 50035 "Invalid Form Body", naming the fields.
+    """
+    try:
+        if path.endswith("/callback"):
+            data = body.get("data") or {}
+            if body.get("type") == 8:
+                limits.check_choices(data)
+            else:
+                limits.check_message(data, at=("data",))
+        elif path.endswith("/threads"):
+            limits.check_thread_name(body.get("name"))
+        else:
+            limits.check_message(body)
+    except HTTPError as error:
+        response = SimpleNamespace(status=error.status, reason="Bad Request")
+        raise discord.HTTPException(
+            response, {"code": error.code, "message": error.message, "errors": error.errors}
+        ) from None
 
 
 def _path(route: Any) -> str:
