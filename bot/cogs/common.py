@@ -227,24 +227,25 @@ async def update_clicked(
 
 async def post_answer(
     interaction: discord.Interaction[Any], deferred: bool | None, content: str, **fields: Any
-) -> discord.Message | None:
+) -> discord.Message | discord.PartialMessage | None:
     """A public answer, as ``in_time`` left the interaction: the first answer (None), the
     deferral's follow-up (True) or, when the interaction expired (False), a post in its
-    channel. The message, when Discord says which."""
+    channel. The message (to open a thread from), when Discord says which."""
     if deferred is None:
         response = await answer(interaction, content, **fields)
         resource = response.resource
         if isinstance(resource, discord.Message):
             return resource
         return await interaction.original_response()
-    if deferred:
-        message = await follow_up(interaction, content, wait=True, **fields)
-        interaction.extras.pop(PUBLIC_DEFERRAL, None)
-        return message  # type: ignore[no-any-return]
     if interaction.channel_id is None:
         return None
     bot = bot_of(interaction)
     channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+    if deferred:
+        message = await follow_up(interaction, content, wait=True, **fields)
+        interaction.extras.pop(PUBLIC_DEFERRAL, None)
+        # A follow-up does not know its server: the same message, through its channel.
+        return channel.get_partial_message(message.id)
     return await send(channel, content, **fields)  # type: ignore[no-any-return]
 
 

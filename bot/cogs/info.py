@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot import text
 from bot.cogs.common import GameBot, bot_of, mention, picture_names, replay_file
-from bot.cogs.posts import answer, follow_up
+from bot.cogs.posts import answer, follow_up, plain_name
 from bot.games import NoSuchGame
 from bot.pictures import game_png
 from engine import Game, Player, Point, sgf
@@ -144,7 +144,7 @@ class Info(commands.Cog):
         s = await self.bot.service.stats(guild_id=interaction.guild_id, user_id=who.id)
         rank = f"#{s.rank}" if s.rank else "unranked"
         embed = discord.Embed(
-            title=f"Dots: {who.display_name}",
+            title=f"Dots: {plain_name(who.display_name)}",
             description=(
                 f"Rating **{round(s.rating)}** ± {round(s.rd)}"
                 f"{' (provisional)' if s.provisional else ''}, {rank}\n"
@@ -175,7 +175,7 @@ class Info(commands.Cog):
                 f"<t:{int(e.finished.timestamp())}:R>"
             )
         embed = discord.Embed(
-            title=f"Dots games of {who.display_name}",
+            title=f"Dots games of {plain_name(who.display_name)}",
             description="\n".join(lines) or "No finished games yet.",
         )
         await answer(interaction, embed=embed)

@@ -39,7 +39,8 @@ FIELD_NAME = 256
 FIELD_VALUE = 1024
 FOOTER_TEXT = 2048
 AUTHOR_NAME = 256
-EMBED_TOTAL = 6000  # titles, descriptions, fields, footers and authors of all of a message's embeds
+EMBED_TOTAL = 6000  # titles, descriptions, fields, footers and authors of a message's embeds
+MIN_EMBED = 40  # an embed cut to fewer characters than this says nothing: it is left out
 CHOICE_NAME = 100  # an autocomplete or slash-command choice's name
 CHOICES = 25  # autocomplete choices, and options in one menu
 ELLIPSIS = "…"
@@ -140,8 +141,9 @@ def embed_size(embed: discord.Embed) -> int:
 
 def fit_embed(embed: discord.Embed, budget: int = EMBED_TOTAL) -> discord.Embed:
     """A copy of ``embed`` within Discord's limits for each of its parts, and ``budget``
-    characters in all: over the budget, the description is cut first (its longest lines, see
-    ``fit_content``), then the last fields are dropped, then the footer and author are cut."""
+    characters in all: over the budget, the last fields are dropped first, then the
+    description is cut (its longest lines, see ``fit_content``), then the footer, the author
+    and the title."""
     data: dict[str, Any] = dict(embed.to_dict())
     if "title" in data:
         data["title"] = fit_line(data["title"], EMBED_TITLE)
@@ -157,14 +159,14 @@ def fit_embed(embed: discord.Embed, budget: int = EMBED_TOTAL) -> discord.Embed:
         if key in data.get(part, {}):
             data[part] = dict(data[part], **{key: fit_line(data[part][key], limit)})
     fitted = discord.Embed.from_dict(data)
-    over = embed_size(fitted) - budget
-    if over > 0 and "description" in data:
-        keep = max(len(data["description"]) - over, 1)
-        data["description"] = fit_content(data["description"], keep)
-        fitted = discord.Embed.from_dict(data)
     while (over := embed_size(fitted) - budget) > 0 and data.get("fields"):
         data["fields"] = data["fields"][:-1]
         fitted = discord.Embed.from_dict(data)
+    if over > 0 and data.get("description"):
+        keep = max(len(data["description"]) - over, 1)
+        data["description"] = fit_content(data["description"], keep)
+        fitted = discord.Embed.from_dict(data)
+        over = embed_size(fitted) - budget
     for part, key in (("footer", "text"), ("author", "name"), ("title", "")):
         if over <= 0:
             break
@@ -178,12 +180,16 @@ def fit_embed(embed: discord.Embed, budget: int = EMBED_TOTAL) -> discord.Embed:
 
 
 def fit_embeds(embeds: Iterable[discord.Embed]) -> list[discord.Embed]:
-    """At most ten embeds, fitted one by one in what the earlier ones left of the 6,000."""
+    """At most ten embeds, fitted one by one in what the earlier ones left of the 6,000 (an
+    embed for which too little is left is dropped, with the ones after it)."""
     fitted: list[discord.Embed] = []
     left = EMBED_TOTAL
     for embed in list(embeds)[:EMBEDS]:
-        fitted.append(fit_embed(embed, max(left, 0)))
-        left -= embed_size(fitted[-1])
+        small = fit_embed(embed, left)
+        if embed_size(small) > left or (embed_size(small) < MIN_EMBED < embed_size(embed)):
+            break
+        fitted.append(small)
+        left -= embed_size(small)
     return fitted
 
 

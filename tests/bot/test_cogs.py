@@ -21,7 +21,7 @@ from bot.cogs.buttons import GamePicker, point_key, typed_of_key
 from bot.cogs.common import ANSWER_BUDGET, send_to_game, thread_name
 from bot.cogs.options import game_options
 from bot.cogs.posts import fit_content, fit_list, plain_name
-from bot.games import GameService, NotYourTurn, Refusal
+from bot.games import GameService, NotYourChallenge, NotYourTurn, Refusal
 from tests.bot.discord_inprocess import (
     APP_ID,
     CHANNEL_ID,
@@ -919,3 +919,176 @@ async def test_issue10_item5_a_post_refused_for_its_body_still_posts_the_result(
     assert channel.sent[1] == {"content": "Blue wins."}  # the minimal post, no files
     assert posted == ("posted" if refusals == 1 else None)
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+# -- issue 10 item 5 across the adapter: the longest answers fit ------------------------------
+
+LONG = Member(940_000_000_000_000_006, "L" * 40 + "\u202e" + "o" * 300)
+
+
+async def finished_game(world: World, a: Member = ANN, b: Member = BOB) -> int:
+    """A rated game ``a`` wins (``b`` resigns): its id."""
+    game_id, thread = await start_game(world, a, b)
+    await play(world, thread, (a, "E5"))
+    await world.harness.slash(b, "resign", channel_id=thread)
+    await world.harness.click(
+        b, world.harness.last_message_with("dots:confirm:resign"), f"dots:confirm:resign:{game_id}"
+    )
+    return game_id
+
+
+def only_embed(calls: list[Call]) -> dict[str, Any]:
+    """The one embed answered (a refused, over-limit answer would be an apology instead)."""
+    (answer,) = [c for c in calls if c.kind == 4]
+    assert not answer.is_ephemeral, answer.content
+    (embed,) = answer.payload["data"]["embeds"]  # type: ignore[index]
+    return embed  # type: ignore[no-any-return]
+
+
+async def test_issue10_item5_the_longest_history_leaderboard_and_stats_fit(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = await finished_game(world, LONG, BOB)
+    history, leaderboard = world.service.history, world.service.leaderboard
+
+    async def long_history(**kwargs: Any) -> Any:
+        return (await history(**kwargs)) * 80  # far more than 4,096 characters of lines
+
+    async def long_leaderboard(**kwargs: Any) -> Any:
+        return (await leaderboard(**kwargs)) * 200
+
+    monkeypatch.setattr(world.service, "history", long_history)
+    monkeypatch.setattr(world.service, "leaderboard", long_leaderboard)
+    embed = only_embed(await world.harness.slash(LONG, "history"))
+    assert len(embed["title"]) == 256 and embed["title"].startswith("Dots games of L")
+    assert embed["title"].endswith("…") and "\u202e" not in embed["title"]  # item 15 too
+    lines = embed["description"].split("\n")
+    assert len(embed["description"]) <= 4096 and len(lines) < 80
+    assert lines[0].startswith(f"#{game_id} win") and lines[-1].startswith(f"#{game_id} win")
+    embed = only_embed(await world.harness.slash(CAT, "leaderboard"))
+    assert len(embed["description"]) <= 4096 and embed["description"].startswith("1. ")
+    assert embed["footer"]["text"].startswith("?") or "provisional" in embed["footer"]["text"]
+    embed = only_embed(await world.harness.slash(CAT, "stats", user=LONG))
+    assert len(embed["title"]) == 256 and "Rating" in embed["description"]
+
+
+# -- issue 10 item 7 across the adapter: the first answer before the slow service -------------
+
+
+def slowed(
+    monkeypatch: pytest.MonkeyPatch, world: World, name: str, error: Exception | None = None
+) -> list[int | None]:
+    """Slow the service's ``name`` beyond ``ANSWER_BUDGET`` (then raise ``error``, if given);
+    the kinds of the interaction callbacks made before it returned, one list per call."""
+    real = getattr(world.service, name)
+    before: list[int | None] = []
+
+    async def slow(**kwargs: Any) -> Any:
+        mark = len(world.harness.rest.calls)
+        await asyncio.sleep(ANSWER_BUDGET * 3)
+        before.extend(c.kind for c in world.harness.rest.since(mark) if c.kind is not None)
+        if error is not None:
+            raise error
+        return await real(**kwargs)
+
+    monkeypatch.setattr(world.service, name, slow)
+    return before
+
+
+async def test_issue10_item7_a_slow_accept_is_deferred_then_edits_the_challenge(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    message = await challenge(world)
+    before = slowed(monkeypatch, world, "accept")
+    calls = await world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept"))
+    assert before == [6], "the click was not acknowledged before the service answered"
+    stored = world.harness.rest.messages[int(message["id"])]
+    assert "accepted" in stored["content"]
+    assert all(b["disabled"] for row in stored["components"] for b in row["components"])
+    (thread,) = world.harness.threads()
+    assert any(c.path == f"/channels/{thread}/messages" and c.files for c in calls)
+
+
+@pytest.mark.parametrize("action", ["accept", "decline"])
+async def test_issue10_item7_a_late_refusal_of_a_click_is_private(
+    world: World, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    message = await challenge(world)
+    before = slowed(monkeypatch, world, action, NotYourChallenge("the challenge is closed"))
+    click = world.harness.click(BOB, message, custom_id(message, f"dots:challenge:{action}"))
+    await refused(world, click, "challenge is closed")
+    assert before == [6]
+    stored = world.harness.rest.messages[int(message["id"])]
+    assert not any(b.get("disabled") for row in stored["components"] for b in row["components"])
+
+
+async def test_issue10_item7_a_slow_challenge_is_posted_after_a_public_deferral(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = slowed(monkeypatch, world, "challenge")
+    calls = await world.harness.slash(ANN, "challenge", opponent=BOB, colour="pink")
+    assert before == [5] and not calls[0].is_ephemeral
+    (posted_challenge,) = [c for c in calls if c.path.startswith("/webhooks/") and c.content]
+    assert f"<@{BOB.id}>" in posted_challenge.content and not posted_challenge.is_ephemeral
+    mentioned = posted_challenge.payload["allowed_mentions"]["users"]  # type: ignore[index]
+    assert [int(user) for user in mentioned] == [BOB.id]
+    message = world.harness.last_message_with("dots:challenge:accept")
+    (open_one,) = await world.service.open_challenges(user_id=ANN.id)
+    assert open_one.message_id == int(message["id"])
+    await world.harness.click(BOB, message, custom_id(message, "dots:challenge:accept"))
+    assert len(world.harness.threads()) == 1
+
+
+async def test_issue10_item7_a_late_refusal_of_a_challenge_is_private(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slowed(monkeypatch, world, "challenge", Refusal("you already challenged bob"))
+    slash = world.harness.slash(ANN, "challenge", opponent=BOB)
+    await refused(world, slash, "already challenged")
+    made = world.harness.rest.calls
+    assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
+
+
+async def test_issue10_item7_a_slow_computer_game_and_undo_are_deferred_first(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = slowed(monkeypatch, world, "start_computer_game")
+    calls = await world.harness.slash(ANN, "play-computer", level="easy", colour="pink")
+    assert before == [5]
+    (thread,) = world.harness.threads()
+    assert any("plays Computer (easy)" in c.content for c in calls if c.path.startswith("/web"))
+    assert any("The game starts" in c.content for c in posted(calls))
+    await play(world, thread, (ANN, "E5"))
+    before = slowed(monkeypatch, world, "undo")
+    calls = await world.harness.slash(ANN, "undo", channel_id=thread)
+    assert before == [5]
+    answer = [c for c in calls if c.path.startswith("/webhooks/") and c.content][-1]
+    assert "takes back E5" in answer.content and answer.files
+    assert (await world.service.game(1)).game.actions == ()
+
+
+@pytest.mark.parametrize("action", ["end", "resign"])
+async def test_issue10_item7_a_slow_end_or_resign_click_is_deferred_then_edits_the_prompt(
+    world: World, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    game_id, thread = await start_game(world)
+    await world.harness.slash(ANN, action, channel_id=thread)
+    prompt = world.harness.last_message_with(f"dots:confirm:{action}")
+    before = slowed(monkeypatch, world, action)
+    calls = await world.harness.click(ANN, prompt, f"dots:confirm:{action}:{game_id}")
+    assert before == [6]
+    assert prompt["components"] == [] and prompt["content"] in ("You ended.", "You resigned.")
+    assert posted(calls)[-1].path == f"/channels/{thread}/messages"
+
+
+async def test_issue10_item7_a_late_refusal_of_a_confirmation_is_private(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, thread = await start_game(world)
+    await world.harness.slash(ANN, "end", channel_id=thread)
+    prompt = world.harness.last_message_with("dots:confirm:end")
+    content = prompt["content"]
+    slowed(monkeypatch, world, "end", NotYourTurn("it is not your turn: Blue is to move"))
+    click = world.harness.click(ANN, prompt, f"dots:confirm:end:{game_id}")
+    await refused(world, click, "not your turn")
+    assert prompt["content"] == content and prompt["components"]
