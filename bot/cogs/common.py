@@ -225,6 +225,21 @@ async def update_clicked(
         await edit_message(interaction.message, content, **fields)
 
 
+async def reply(
+    interaction: discord.Interaction[Any],
+    deferred: bool | None,
+    content: str | None = None,
+    **fields: Any,
+) -> None:
+    """Answer as ``in_time`` left the interaction: the first answer (None) or the deferral's
+    follow-up (True); nothing when it expired (False: logged by ``defer``)."""
+    if deferred is None:
+        await answer(interaction, content, **fields)
+    elif deferred:
+        await follow_up(interaction, content, **fields)
+        interaction.extras.pop(PUBLIC_DEFERRAL, None)
+
+
 async def post_answer(
     interaction: discord.Interaction[Any], deferred: bool | None, content: str, **fields: Any
 ) -> discord.Message | discord.PartialMessage | None:

@@ -11,7 +11,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import GameBot, bot_of, mention, picture_names, replay_file
+from bot.cogs.common import (
+    GameBot,
+    bot_of,
+    in_time,
+    mention,
+    picture_names,
+    replay_file,
+    reply,
+)
 from bot.cogs.posts import answer, follow_up, plain_name
 from bot.games import NoSuchGame
 from bot.pictures import game_png
@@ -104,20 +112,25 @@ class Info(commands.Cog):
     async def notify(self, interaction: discord.Interaction[Any], setting: str) -> None:
         """Turn turn notifications on or off."""
         on = setting == "on"
-        await self.bot.service.set_notify(user_id=interaction.user.id, on=on)
+        service = self.bot.service
+        _, deferred = await in_time(
+            interaction, service.set_notify(user_id=interaction.user.id, on=on), ephemeral=True
+        )
         message = (
             "I will DM you when it is your turn in games with a clock of an hour or more."
             if on
             else "No more DMs on your turn."
         )
-        await answer(interaction, message, ephemeral=True)
+        await reply(interaction, deferred, message, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="This server's best players")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """The server's top players: rating, games, wins, losses, draws."""
         assert interaction.guild_id is not None
-        rows = await self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
+        rows, deferred = await in_time(
+            interaction, self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
+        )
         lines = [
             f"{row.rank}. {mention(row.user_id)} **{round(row.rating)}**"
             f"{'?' if row.provisional else ''}: "
@@ -130,7 +143,7 @@ class Info(commands.Cog):
         )
         if any(row.provisional for row in rows):
             embed.set_footer(text="? = provisional rating (few games yet)")
-        await answer(interaction, embed=embed)
+        await reply(interaction, deferred, embed=embed)
 
     @app_commands.command(name="stats", description="A player's rating and record")
     @app_commands.guild_only()
@@ -141,7 +154,9 @@ class Info(commands.Cog):
         """A player's rating, rank and record in this server."""
         assert interaction.guild_id is not None
         who = user or interaction.user
-        s = await self.bot.service.stats(guild_id=interaction.guild_id, user_id=who.id)
+        s, deferred = await in_time(
+            interaction, self.bot.service.stats(guild_id=interaction.guild_id, user_id=who.id)
+        )
         rank = f"#{s.rank}" if s.rank else "unranked"
         embed = discord.Embed(
             title=f"Dots: {plain_name(who.display_name)}",
@@ -152,7 +167,7 @@ class Info(commands.Cog):
                 + f"; {s.running} running"
             ),
         )
-        await answer(interaction, embed=embed)
+        await reply(interaction, deferred, embed=embed)
 
     @app_commands.command(name="history", description="A player's last games")
     @app_commands.guild_only()
@@ -163,7 +178,9 @@ class Info(commands.Cog):
         """A player's last finished games in this server."""
         assert interaction.guild_id is not None
         who = user or interaction.user
-        entries = await self.bot.service.history(guild_id=interaction.guild_id, user_id=who.id)
+        entries, deferred = await in_time(
+            interaction, self.bot.service.history(guild_id=interaction.guild_id, user_id=who.id)
+        )
         lines = []
         for e in entries:
             delta = f", {round(e.rating_delta):+d}" if e.rating_delta is not None else ""
@@ -178,7 +195,7 @@ class Info(commands.Cog):
             title=f"Dots games of {plain_name(who.display_name)}",
             description="\n".join(lines) or "No finished games yet.",
         )
-        await answer(interaction, embed=embed)
+        await reply(interaction, deferred, embed=embed)
 
     @app_commands.command(name="export", description="A game's record (SGF) and animated replay")
     @app_commands.guild_only()

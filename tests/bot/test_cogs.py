@@ -1092,3 +1092,34 @@ async def test_issue10_item7_a_late_refusal_of_a_confirmation_is_private(
     click = world.harness.click(ANN, prompt, f"dots:confirm:end:{game_id}")
     await refused(world, click, "not your turn")
     assert prompt["content"] == content and prompt["components"]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("leaderboard", "leaderboard", {}, False),
+        ("stats", "stats", {"user": BOB}, False),
+        ("history", "history", {}, False),
+        ("notify", "set_notify", {"setting": "on"}, True),
+    ],
+)
+async def test_issue10_item7_slow_reading_commands_are_deferred_first(
+    world: World, monkeypatch: pytest.MonkeyPatch, case: tuple[str, str, dict[str, Any], bool]
+) -> None:
+    command, method, options, private = case
+    await finished_game(world)
+    before = slowed(monkeypatch, world, method)
+    calls = await world.harness.slash(ANN, command, **options)
+    assert before == [5] and calls[0].is_ephemeral == private
+    (shown,) = [c for c in calls if c.path.startswith("/webhooks/")]
+    assert shown.is_ephemeral == private
+    assert (shown.payload or {}).get("embeds") or "DM you" in shown.content  # type: ignore[union-attr]
+
+
+async def test_issue10_item7_a_late_failure_of_a_public_command_is_a_private_apology(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slowed(monkeypatch, world, "leaderboard", RuntimeError("the database went away"))
+    await refused(world, world.harness.slash(ANN, "leaderboard"), "something went wrong")
+    made = world.harness.rest.calls
+    assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
