@@ -166,7 +166,7 @@ class PlayCases(ServiceCore):
 
     async def remind(self, *, game_id: int, deadline: datetime) -> bool:
         """Publish a Reminder for the player to move, once per turn; False if already sent,
-        the deadline moved or the game is over."""
+        the deadline moved or has passed, or the game is over."""
         async with self._lock(game_id):
             try:
                 live = await self._running(game_id)
@@ -174,6 +174,8 @@ class PlayCases(ServiceCore):
                 return False
             row = live.row
             if row.deadline is None or abs(row.deadline - to_ts(deadline)) > SAME_INSTANT:
+                return False
+            if to_ts(self.now()) >= row.deadline:
                 return False
             if row.reminder_sent or not await self.store.mark_reminded(game_id, row.deadline):
                 return False
