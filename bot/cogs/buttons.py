@@ -28,11 +28,22 @@ from bot.cogs.common import (
     status_text,
 )
 from bot.cogs.starts import post_game_start
-from bot.games import GameOver, GameView, NotYourChallenge, NotYourGame, NotYourTurn, Refusal
+from bot.games import (
+    GameChanged,
+    GameOver,
+    GameView,
+    NotYourChallenge,
+    NotYourGame,
+    NotYourTurn,
+    Refusal,
+)
 
 log = logging.getLogger(__name__)
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+CONFIRM_TTL_SECONDS = 10 * 60
+"""How long an end/resign confirmation can be clicked."""
 
 
 # discord.py asks every DynamicItem for a template; the base's matches nothing (it is never
@@ -116,32 +127,83 @@ class ChallengeButton(
 
 class ConfirmButton(
     PersistentItem[discord.ui.Button[Any]],
-    template=r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)",
+    template=(
+        r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)"
+        r"(?::(?P<moves>[0-9]+):(?P<shown>[0-9]+))?"
+    ),
 ):
-    """The buttons of the private end/resign confirmation."""
+    """The buttons of the private end/resign confirmation. The custom id also carries the
+    position it was shown for (the game's number of actions) and when (unix seconds): a click
+    after the game moved on, or after ``CONFIRM_TTL``, is refused with a fresh confirmation
+    (as is a button made before these were recorded)."""
+
+    def __init__(
+        self,
+        action: str,
+        key: Any,
+        /,
+        *,
+        moves: int | None = None,
+        shown: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.moves = moves
+        self.shown = shown
+        super().__init__(action, key, **options)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button, with the position and instant it was shown for."""
+        moves, shown = match["moves"], match["shown"]
+        return cls(
+            match["action"],
+            int(match["key"]),
+            moves=None if moves is None else int(moves),
+            shown=None if shown is None else int(shown),
+        )
 
     def component(self, *, label: str = "", **options: Any) -> discord.ui.Button[Any]:
         """The button (``label`` replaces the default one, e.g. "Stop")."""
         style = (
             discord.ButtonStyle.secondary if self.action == "keep" else discord.ButtonStyle.danger
         )
+        custom_id = f"dots:confirm:{self.action}:{self.key}"
+        if self.moves is not None and self.shown is not None:
+            custom_id += f":{self.moves}:{self.shown}"
         return discord.ui.Button(
             label=label or {"end": "End", "resign": "Resign", "keep": "Keep playing"}[self.action],
             style=style,
-            custom_id=f"dots:confirm:{self.action}:{self.key}",
+            custom_id=custom_id,
         )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        """End or resign for the clicking user, or leave things as they are."""
+        """End or resign for the clicking user, or leave things as they are; a stale or
+        expired confirmation is answered with a fresh one."""
         if self.action == "keep":
             await interaction.response.edit_message(
                 content="Nothing changed: play on.", view=None, attachments=[]
             )
             return
         bot = bot_of(interaction)
+        now = bot.service.now().timestamp()
+        if self.moves is None or self.shown is None or now - self.shown > CONFIRM_TTL_SECONDS:
+            await self.ask_again(interaction, "This confirmation has expired.")
+            return
         act = bot.service.end if self.action == "end" else bot.service.resign
         with bot.posts.pending(self.key):
-            outcome = await act(game_id=self.key, user_id=interaction.user.id)
+            try:
+                outcome = await act(
+                    game_id=self.key, user_id=interaction.user.id, moves=self.moves
+                )
+            except GameChanged:
+                await self.ask_again(interaction, "The game moved on since you were asked.")
+                return
             if self.action == "resign":
                 done = "You resigned."
             elif outcome.view.game.rules == "grounding":
@@ -150,6 +212,11 @@ class ConfirmButton(
                 done = "You ended."
             await interaction.response.edit_message(content=done, view=None, attachments=[])
             await announce(bot, outcome)
+
+    async def ask_again(self, interaction: discord.Interaction[Any], why: str) -> None:
+        """Nothing done: a fresh confirmation for the game as it is now (or the refusal)."""
+        view = await bot_of(interaction).service.game(self.key)
+        await confirm(interaction, view, self.action, note=f"{why} Nothing changed.")
 
 
 class GamePicker(
@@ -309,21 +376,26 @@ def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
         )
 
 
-async def confirm(interaction: discord.Interaction[Any], view: GameView, action: str) -> None:
-    """Ask privately to confirm ending or resigning; for a stop, show what it hands over."""
+async def confirm(
+    interaction: discord.Interaction[Any], view: GameView, action: str, *, note: str = ""
+) -> None:
+    """Ask privately to confirm ending or resigning; for a stop, show what it hands over.
+    The buttons are for this position only (see ``ConfirmButton``); ``note`` comes first."""
     bot = bot_of(interaction)
     game = view.game
     colour = view.player_of(interaction.user.id)
+    shown = {"moves": len(game.actions), "shown": int(bot.service.now().timestamp())}
+    lead = f"{note}\n" if note else ""
     if action == "resign":
         if colour is None:
             raise NotYourGame("you are not playing in this game")
         if not view.is_running:
             raise GameOver("this game is over")
         buttons = discord.ui.View(timeout=None)
-        buttons.add_item(ConfirmButton("resign", view.game_id))
-        buttons.add_item(ConfirmButton("keep", view.game_id))
+        buttons.add_item(ConfirmButton("resign", view.game_id, **shown))
+        buttons.add_item(ConfirmButton("keep", view.game_id, **shown))
         await interaction.response.send_message(
-            f"Resign game #{view.game_id}? Your opponent wins, whatever the score.",
+            f"{lead}Resign game #{view.game_id}? Your opponent wins, whatever the score.",
             view=buttons,
             ephemeral=True,
         )
@@ -331,13 +403,14 @@ async def confirm(interaction: discord.Interaction[Any], view: GameView, action:
     check_turn(interaction, view)
     assert colour is not None
     preview = game.stop_preview(colour) if game.rules == "grounding" else None
-    prompt = text.end_confirmation(game, colour, preview)
+    prompt = lead + text.end_confirmation(game, colour, preview)
     if preview is not None and not preview.allowed:
         await refuse(interaction, prompt)
         return
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(ConfirmButton("end", view.game_id, label="Stop" if preview else "End"))
-    buttons.add_item(ConfirmButton("keep", view.game_id))
+    label = "Stop" if preview else "End"
+    buttons.add_item(ConfirmButton("end", view.game_id, label=label, **shown))
+    buttons.add_item(ConfirmButton("keep", view.game_id, **shown))
     if preview is None:
         await interaction.response.send_message(prompt, view=buttons, ephemeral=True)
         return

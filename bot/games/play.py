@@ -97,16 +97,18 @@ class PlayCases(ServiceCore):
                 raise _refusal(error) from None
             return await self._commit(live, live.game.actions[-1], placement)
 
-    async def end(self, *, game_id: int, user_id: int) -> MoveOutcome:
-        """End for ``user_id`` (rule 6.1; a stop under grounding rules, rule 8.2).
+    async def end(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
+        """End for ``user_id`` (rule 6.1; a stop under grounding rules, rule 8.2); with
+        ``moves``, only if the game still has that many actions (the position confirmed).
 
         Raises:
             NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (a stop too early),
-            GameChanged.
+            GameChanged (also when the game moved on from ``moves``).
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
             colour = self._colour(live, user_id)
+            _check_moves(live, moves)
             self._check_turn(live, colour)
             try:
                 live.game.end(colour)
@@ -114,15 +116,19 @@ class PlayCases(ServiceCore):
                 raise _refusal(error) from None
             return await self._commit(live, live.game.actions[-1], None)
 
-    async def resign(self, *, game_id: int, user_id: int) -> MoveOutcome:
-        """``user_id`` resigns (rule 6.4), on their turn or not.
+    async def resign(
+        self, *, game_id: int, user_id: int, moves: int | None = None
+    ) -> MoveOutcome:
+        """``user_id`` resigns (rule 6.4), on their turn or not; with ``moves``, only if the
+        game still has that many actions.
 
         Raises:
-            NoSuchGame, NotYourGame, GameOver, GameChanged.
+            NoSuchGame, NotYourGame, GameOver, GameChanged (also when the game moved on).
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
             colour = self._colour(live, user_id)
+            _check_moves(live, moves)
             try:
                 live.game.resign(colour)
             except DotsError as error:
@@ -241,6 +247,16 @@ class PlayCases(ServiceCore):
                     live.row.thread_id = thread_id
                 if message_id is not None:
                     live.row.message_id = message_id
+
+
+def _check_moves(live: Live, moves: int | None) -> None:
+    """Refuse an action confirmed for an earlier position.
+
+    Raises:
+        GameChanged: the game has more (or fewer, after an undo) actions than ``moves``.
+    """
+    if moves is not None and len(live.game.actions) != moves:
+        raise GameChanged("the game moved on since you were asked")
 
 
 def _refusal(error: DotsError) -> Exception:
