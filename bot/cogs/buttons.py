@@ -198,9 +198,7 @@ class ConfirmButton(
         act = bot.service.end if self.action == "end" else bot.service.resign
         with bot.posts.pending(self.key):
             try:
-                outcome = await act(
-                    game_id=self.key, user_id=interaction.user.id, moves=self.moves
-                )
+                outcome = await act(game_id=self.key, user_id=interaction.user.id, moves=self.moves)
             except GameChanged:
                 await self.ask_again(interaction, "The game moved on since you were asked.")
                 return

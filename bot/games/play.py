@@ -116,9 +116,7 @@ class PlayCases(ServiceCore):
                 raise _refusal(error) from None
             return await self._commit(live, live.game.actions[-1], None)
 
-    async def resign(
-        self, *, game_id: int, user_id: int, moves: int | None = None
-    ) -> MoveOutcome:
+    async def resign(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
         """``user_id`` resigns (rule 6.4), on their turn or not; with ``moves``, only if the
         game still has that many actions.
 
