@@ -1,5 +1,6 @@
 """The persistent buttons (challenge, confirmation, game picker) and the actions they run,
-which the slash commands run too.
+which the slash commands run too; and ``Starts``, which finishes at start-up the accepts a
+kill interrupted.
 
 Buttons are dynamic items: their custom ids carry the challenge or game id, so a click works
 after a restart and the state stays in the database, never in a view. ``PersistentItem``
@@ -13,9 +14,11 @@ import re
 from typing import Any, ClassVar, Self, TypeVar
 
 import discord
+from discord.ext import commands
 
 from bot import text
 from bot.cogs.common import (
+    GameBot,
     announce,
     answer_error,
     bot_of,
@@ -29,6 +32,7 @@ from bot.cogs.common import (
 )
 from bot.cogs.starts import post_game_start
 from bot.games import (
+    Challenge,
     GameChanged,
     GameOver,
     GameView,
@@ -286,16 +290,16 @@ async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: 
     """The challenged player accepts: a thread, the first picture and a ping for Pink."""
     bot = bot_of(interaction)
     view = await bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id)
-    pink, blue = mentions(view).values()
+    challenge = await bot.service.get_challenge(challenge_id)
     # Answer first (names, thread and picture take further round trips to Discord).
     await interaction.response.edit_message(
-        content=(
-            f"{interaction.user.mention} accepted. Game #{view.game_id}: {pink} (Pink) "
-            f"vs {blue} (Blue)."
-        ),
-        view=challenge_view(challenge_id, disabled=True),
+        content=accepted_text(challenge, view), view=challenge_view(challenge_id, disabled=True)
     )
-    await post_game_start(bot, interaction, view, interaction.message)
+    message = interaction.message
+    await bot.service.mark_answer_shown(
+        challenge_id=challenge_id, message_id=None if message is None else message.id
+    )
+    await post_game_start(bot, interaction, view, message)
 
 
 async def close_challenge(
@@ -423,6 +427,97 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
     await interaction.response.defer(thinking=True, ephemeral=not here)
     picture = await picture_file(bot_of(interaction), view)
     await interaction.followup.send(status_text(view), file=picture, ephemeral=not here)
+
+
+# -- finishing the starts a kill interrupted (issue 10 item 3) -------------------------------
+#
+# What a start has done is in the database: the game's thread id, its first picture's message
+# id, and whether the challenge's message says it was accepted. Each step is recorded as it
+# is done, so finishing is idempotent (a kill in the middle of a step may repeat that step).
+
+
+def accepted_text(challenge: Challenge, view: GameView) -> str:
+    """What a challenge's message says once accepted."""
+    pink, blue = mentions(view).values()
+    return (
+        f"<@{challenge.opponent_id}> accepted. Game #{view.game_id}: {pink} (Pink) "
+        f"vs {blue} (Blue)."
+    )
+
+
+async def challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:
+    """The message showing ``challenge``: by its recorded id, else found among the channel's
+    last 50 messages by its Accept button (a kill can come before the id was recorded)."""
+    channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
+    if challenge.message_id is not None:
+        return channel.get_partial_message(challenge.message_id)
+    accept = f"dots:challenge:accept:{challenge.challenge_id}"
+    try:
+        async for message in channel.history(limit=50):
+            if message.author.id == getattr(bot.user, "id", None) and any(
+                getattr(child, "custom_id", None) == accept
+                for row in message.components
+                for child in getattr(row, "children", [])
+            ):
+                return channel.get_partial_message(message.id)
+    except discord.HTTPException:
+        log.info("could not read the channel of challenge %s", challenge.challenge_id)
+    return None
+
+
+async def finish_starts(bot: GameBot) -> int:
+    """Finish the starts a kill interrupted (see the module's docstring); how many steps."""
+    service = bot.service
+    done = 0
+    shown: dict[int, discord.PartialMessage] = {}
+    for challenge in await service.unshown_accepts():
+        message = await challenge_message(bot, challenge)
+        if message is not None and challenge.game_id is not None:
+            view = await service.game(challenge.game_id)
+            try:
+                await message.edit(
+                    content=accepted_text(challenge, view),
+                    view=challenge_view(challenge.challenge_id, disabled=True),
+                )
+            except discord.HTTPException:
+                log.info("could not edit the message of challenge %s", challenge.challenge_id)
+            shown[challenge.game_id] = message
+        await service.mark_answer_shown(
+            challenge_id=challenge.challenge_id,
+            message_id=None if message is None else message.id,
+        )
+        done += 1
+    for view in await service.unstarted_games():
+        message = shown.get(view.game_id)
+        if message is None and view.challenge_id is not None:
+            challenge = await service.get_challenge(view.challenge_id)
+            message = await challenge_message(bot, challenge)
+        with bot.posts.pending(view.game_id):
+            await post_game_start(bot, None, view, message)
+        done += 1
+    return done
+
+
+class Starts(commands.Cog):
+    """Finishes, once connected after a start-up, the game starts a kill interrupted."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._finished = False
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per process (``on_ready`` also follows a reconnect): finish the starts."""
+        if self._finished:
+            return
+        self._finished = True
+        try:
+            done = await finish_starts(self.bot)
+        except Exception:
+            log.exception("could not finish the interrupted starts")
+            return
+        if done:
+            log.info("interrupted starts finished: %d steps", done)
 
 
 DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker)

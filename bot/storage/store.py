@@ -34,6 +34,16 @@ class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
 
 
+class OverLimitError(RuntimeError):
+    """A per-user limit would be passed; nothing was written. ``kind`` is ``"challenges"``
+    (open challenges), ``"games"`` (running games) or ``"computer"`` (running games against
+    the computer); ``user_id`` is whose limit, ``limit`` its value."""
+
+    def __init__(self, kind: str, user_id: int, limit: int) -> None:
+        super().__init__(f"user {user_id} is at the limit of {limit} {kind}")
+        self.kind, self.user_id, self.limit = kind, user_id, limit
+
+
 def _challenge(row: Row | None) -> ChallengeRow | None:
     if row is None:
         return None
@@ -443,12 +453,210 @@ class Store:
         assert row is not None
         return int(row[0])
 
+    # -- per-user limits and unfinished starts (issue 10 items 12 and 3) -------------------
+
+    async def limits(self, guild_id: int) -> tuple[int | None, int | None, int | None]:
+        """A server's per-user limits (open challenges, running games, computer games); None
+        where the default applies."""
+        async with self.db.reading() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT max_open_challenges, max_running_games, max_computer_games "
+                "FROM guilds WHERE guild_id = ?",
+                (guild_id,),
+            )
+        return (None, None, None) if row is None else (row[0], row[1], row[2])
+
+    async def set_limits(
+        self,
+        guild_id: int,
+        *,
+        challenges: int | None,
+        games: int | None,
+        computer: int | None,
+        at: float,
+    ) -> None:
+        """Write a server's per-user limits (None: the default)."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guilds (guild_id, max_open_challenges, max_running_games, "
+                "max_computer_games, updated) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+                "DO UPDATE SET max_open_challenges = excluded.max_open_challenges, "
+                "max_running_games = excluded.max_running_games, "
+                "max_computer_games = excluded.max_computer_games, updated = excluded.updated",
+                (guild_id, challenges, games, computer, at),
+            )
+
+    async def create_challenge_within(
+        self, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
+    ) -> ChallengeRow | None:
+        """``create_challenge``, counting in the same transaction the challenger's open
+        challenges and running games in that server.
+
+        Raises:
+            OverLimitError: the challenger has ``max_challenges`` open challenges (made by them) or
+                ``max_games`` running games there.
+        """
+        async with self.db.transaction() as conn:
+            user = row.challenger_id
+            open_ = await _count(
+                conn,
+                "SELECT count(*) FROM challenges WHERE guild_id = ? AND challenger_id = ? "
+                "AND status = 'open' AND expires > ?",
+                (row.guild_id, user, now),
+            )
+            if open_ >= max_challenges:
+                raise OverLimitError("challenges", user, max_challenges)
+            if await _count_running(conn, row.guild_id, user) >= max_games:
+                raise OverLimitError("games", user, max_games)
+            clash = await fetch_one(
+                conn,
+                "SELECT 1 FROM challenges WHERE guild_id = ? AND status = 'open' "
+                "AND expires > ? AND ((challenger_id = ? AND opponent_id = ?) "
+                "OR (challenger_id = ? AND opponent_id = ?))",
+                (row.guild_id, now, row.challenger_id, row.opponent_id,
+                 row.opponent_id, row.challenger_id),
+            )  # fmt: skip
+            if clash:
+                return None
+            values = [getattr(row, f.name) for f in fields(ChallengeRow)][1:]
+            cur = await conn.execute(
+                f"INSERT INTO challenges ({_CHALLENGE_COLS.split(', ', 1)[1]}) "
+                f"VALUES ({', '.join('?' * len(values))})",
+                values,
+            )
+            row.challenge_id = int(cur.lastrowid or 0)
+            return row
+
+    async def accept_challenge_within(
+        self, challenge_id: int, game: GameRow, *, now: float, max_games: int
+    ) -> GameRow | None:
+        """``accept_challenge``, counting in the same transaction both players' running
+        games in that server.
+
+        Raises:
+            OverLimitError: either player has ``max_games`` running games there (the opponent's
+                limit is checked first).
+        """
+        async with self.db.transaction() as conn:
+            for user in (game.blue_id, game.pink_id):
+                if await _count_running(conn, game.guild_id, user) >= max_games:
+                    raise OverLimitError("games", user, max_games)
+            cur = await conn.execute(
+                "UPDATE challenges SET status = 'accepted' "
+                "WHERE challenge_id = ? AND status = 'open' AND expires > ?",
+                (challenge_id, now),
+            )
+            if cur.rowcount != 1:
+                return None
+            game.game_id = await _insert_game(conn, game)
+            await conn.execute(
+                "UPDATE challenges SET game_id = ? WHERE challenge_id = ?",
+                (game.game_id, challenge_id),
+            )
+            return game
+
+    async def create_game_within(
+        self,
+        game: GameRow,
+        *,
+        user_id: int,
+        max_games: int,
+        max_computer: int,
+        computer_ids: tuple[int, ...],
+    ) -> GameRow:
+        """``create_game``, counting in the same transaction ``user_id``'s running games in
+        that server, all of them and those against one of ``computer_ids``.
+
+        Raises:
+            OverLimitError: ``user_id`` has ``max_computer`` running games against the computer,
+                or ``max_games`` running games.
+        """
+        async with self.db.transaction() as conn:
+            marks = ", ".join("?" * len(computer_ids))
+            computer = await _count(
+                conn,
+                "SELECT count(*) FROM games WHERE guild_id = ? AND status = 'running' "
+                f"AND (pink_id = ? OR blue_id = ?) AND (pink_id IN ({marks}) "
+                f"OR blue_id IN ({marks}))",
+                (game.guild_id, user_id, user_id, *computer_ids, *computer_ids),
+            )
+            if computer >= max_computer:
+                raise OverLimitError("computer", user_id, max_computer)
+            if await _count_running(conn, game.guild_id, user_id) >= max_games:
+                raise OverLimitError("games", user_id, max_games)
+            game.game_id = await _insert_game(conn, game)
+            return game
+
+    async def unstarted_games(self) -> list[int]:
+        """Ids of running games whose first picture was never posted (``message_id`` NULL)."""
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT game_id FROM games WHERE status = 'running' AND message_id IS NULL "
+                "ORDER BY game_id",
+            )
+        return [int(r[0]) for r in rows]
+
+    async def unshown_accepts(self) -> list[ChallengeRow]:
+        """Accepted challenges whose message does not say so yet (``answer_shown`` 0)."""
+        async with self.db.reading() as conn:
+            rows = await fetch_all(
+                conn,
+                f"SELECT {_CHALLENGE_COLS} FROM challenges "
+                "WHERE status = 'accepted' AND answer_shown = 0 ORDER BY challenge_id",
+            )
+        return [c for c in map(_challenge, rows) if c is not None]
+
+    async def mark_answer_shown(self, challenge_id: int, *, message_id: int | None) -> bool:
+        """Note that an accepted challenge's message says so (and, if given, which message it
+        is); False if there is no such challenge."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE challenges SET answer_shown = 1, message_id = coalesce(?, message_id) "
+                "WHERE challenge_id = ?",
+                (message_id, challenge_id),
+            )
+            return cur.rowcount == 1
+
+    async def replay(self, game_id: int) -> bytes | None:
+        """The stored animated replay (GIF) of a finished game, if rendered once."""
+        async with self.db.reading() as conn:
+            row = await fetch_one(conn, "SELECT gif FROM replays WHERE game_id = ?", (game_id,))
+        return None if row is None else bytes(row[0])
+
+    async def save_replay(self, game_id: int, gif: bytes) -> bool:
+        """Store a finished game's replay (kept if one is stored); False unless the game is
+        over or aborted."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO replays (game_id, gif) SELECT game_id, ? FROM games "
+                "WHERE game_id = ? AND status <> 'running' ON CONFLICT (game_id) DO NOTHING",
+                (gif, game_id),
+            )
+            return cur.rowcount == 1
+
     # -- for tests and tools ---------------------------------------------------------------
 
     async def execute(self, sql: str, args: tuple[object, ...] = ()) -> list[Row]:
         """Run one statement in its own transaction and return its rows (tests and tools)."""
         async with self.db.transaction() as conn:
             return await fetch_all(conn, sql, args)
+
+
+async def _count(conn: Connection, sql: str, args: tuple[object, ...]) -> int:
+    row = await fetch_one(conn, sql, args)
+    assert row is not None
+    return int(row[0])
+
+
+async def _count_running(conn: Connection, guild_id: int, user_id: int) -> int:
+    return await _count(
+        conn,
+        "SELECT count(*) FROM games WHERE guild_id = ? AND status = 'running' "
+        "AND (pink_id = ? OR blue_id = ?)",
+        (guild_id, user_id, user_id),
+    )
 
 
 async def _read_challenge(conn: Connection, challenge_id: int) -> ChallengeRow | None:
