@@ -487,6 +487,13 @@ async def finish_starts(bot: GameBot) -> int:
             message_id=None if message is None else message.id,
         )
         done += 1
+    for challenge in await service.unrecorded_challenges():
+        message = await challenge_message(bot, challenge)
+        if message is not None:
+            await service.set_challenge_message(
+                challenge_id=challenge.challenge_id, message_id=message.id
+            )
+            done += 1
     for view in await service.unstarted_games():
         message = shown.get(view.game_id)
         if message is None and view.challenge_id is not None:

@@ -366,6 +366,16 @@ class ChallengeCases(ServiceCore):
         """The accepted challenges whose message does not say so yet, oldest first."""
         return [convert.challenge_value(r) for r in await self.store.unshown_accepts()]
 
+    async def unrecorded_challenges(self) -> list[Challenge]:
+        """The open challenges whose message id was never recorded (the bot was stopped just
+        after posting them), oldest first."""
+        found = []
+        for challenge_id, _ in await self.store.challenge_expiries():
+            row = await self.store.challenge(challenge_id)
+            if row is not None and row.status == "open" and row.message_id is None:
+                found.append(convert.challenge_value(row))
+        return sorted(found, key=lambda c: c.challenge_id)
+
     async def mark_answer_shown(self, *, challenge_id: int, message_id: int | None) -> None:
         """Note that an accepted challenge's message says so (and which message it is).
 

@@ -129,6 +129,21 @@ async def test_issue10_item3_a_start_interrupted_by_a_kill_is_finished_at_start_
     assert errors(caplog) == []
 
 
+async def test_issue10_item3_an_open_challenge_without_its_message_id_gets_it_at_start_up(
+    server: Server,
+) -> None:
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db):
+        challenge = await (
+            await fake.slash(server.alice, "challenge", channel=server.general, opponent=server.bob)
+        ).reply()
+        await quiet(db)
+    execute(db, "UPDATE challenges SET message_id = NULL")  # killed before it was recorded
+    async with bot_on(fake, db):
+        await quiet(db)
+        assert query(db, "SELECT message_id FROM challenges") == [(challenge.id,)]
+
+
 # -- item 9: a confirmation is for the position it was shown for, and expires ----------------
 
 
@@ -218,3 +233,57 @@ async def test_issue10_item12_limits_set_by_an_admin_refuse_the_next_challenge_p
         await quiet(db)
         assert len(fake.threads()) == threads == 1
         assert query(db, "SELECT count(*) FROM games") == [(1,)]
+
+
+# -- item 11: /export keeps a finished game's replay, renders off the loop, has limits -------
+
+
+async def test_issue10_item11_export_keeps_a_finished_games_replay_and_fits_the_upload_limit(
+    server: Server,
+) -> None:
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db):
+        game = await start_game(server, server.alice, server.bob)
+        await (await fake.slash(server.alice, "move", channel=game.thread, point="E5")).reply()
+        # A running game's replay is rendered, not kept (it will change).
+        running = await (
+            await fake.slash(server.carol, "export", channel=server.general, game=game.game_id)
+        ).reply(timeout=30)
+        assert [a.filename for a in running.attachments][-1].endswith(".gif")
+        assert query(db, "SELECT count(*) FROM replays") == [(0,)]
+        prompt = await (await fake.slash(server.alice, "resign", channel=game.thread)).reply()
+        resign = next(c for c in prompt.custom_ids() if ":resign:" in c)
+        await (await fake.click(server.alice, prompt, resign)).reply()
+        await fake.wait_until(
+            lambda: query(db, "SELECT status FROM games") == [("over",)], poll=None
+        )
+
+        first = await (
+            await fake.slash(server.alice, "export", channel=server.general, game=game.game_id)
+        ).reply(timeout=30)
+        sgf, gif = first.attachments
+        assert sgf.filename.endswith(".sgf") and gif.data.startswith(b"GIF8")
+        assert query(db, "SELECT gif FROM replays") == [(gif.data,)]
+        # The kept replay is what later exports send: nothing is rendered again.
+        marker = b"GIF89a kept replay " * 8
+        execute(db, f"UPDATE replays SET gif = x'{marker.hex()}'")
+        second = await (
+            await fake.slash(server.bob, "export", channel=server.general, game=game.game_id)
+        ).reply(timeout=30)
+        assert second.attachments[1].data == marker
+
+        # One export per member every 30 seconds, refused privately.
+        again = await (
+            await fake.slash(server.alice, "export", channel=server.general, game=game.game_id)
+        ).reply()
+        assert again.is_ephemeral and "One export every 30 seconds" in again.content
+        assert not again.attachments
+
+        # The replay is left out when the upload limit the interaction reports is too small.
+        fake.upload_limit = len(sgf.data) + len(marker) - 1
+        small = await (
+            await fake.slash(server.admin, "export", channel=server.general, game=game.game_id)
+        ).reply(timeout=30)
+        assert [a.filename for a in small.attachments] == [sgf.filename]
+        assert "over this server's upload limit" in small.content
+    assert [r for r in fake.requests if r.status in (400, 413)] == []
