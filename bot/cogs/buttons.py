@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import datetime
 from typing import Any, ClassVar, Self, TypeVar
 
 import discord
@@ -465,15 +466,20 @@ async def challenge_message(bot: GameBot, challenge: Challenge) -> discord.Parti
     return None
 
 
-async def finish_starts(bot: GameBot) -> int:
-    """Finish the starts a kill interrupted (see the module's docstring); how many steps."""
+async def finish_starts(bot: GameBot, *, before: datetime) -> int:
+    """Finish the starts a kill interrupted (see the comment above); how many steps. Only
+    what was made ``before`` (the start of this process): a start under way is left alone."""
     service = bot.service
     done = 0
     shown: dict[int, discord.PartialMessage] = {}
     for challenge in await service.unshown_accepts():
+        if challenge.game_id is None:
+            continue
+        view = await service.game(challenge.game_id)
+        if view.started >= before:
+            continue
         message = await challenge_message(bot, challenge)
-        if message is not None and challenge.game_id is not None:
-            view = await service.game(challenge.game_id)
+        if message is not None:
             try:
                 await message.edit(
                     content=accepted_text(challenge, view),
@@ -488,6 +494,8 @@ async def finish_starts(bot: GameBot) -> int:
         )
         done += 1
     for challenge in await service.unrecorded_challenges():
+        if challenge.created >= before:
+            continue
         message = await challenge_message(bot, challenge)
         if message is not None:
             await service.set_challenge_message(
@@ -495,6 +503,8 @@ async def finish_starts(bot: GameBot) -> int:
             )
             done += 1
     for view in await service.unstarted_games():
+        if view.started >= before:
+            continue
         message = shown.get(view.game_id)
         if message is None and view.challenge_id is not None:
             challenge = await service.get_challenge(view.challenge_id)
@@ -511,6 +521,7 @@ class Starts(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._finished = False
+        self._since = bot.service.now()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -519,7 +530,7 @@ class Starts(commands.Cog):
             return
         self._finished = True
         try:
-            done = await finish_starts(self.bot)
+            done = await finish_starts(self.bot, before=self._since)
         except Exception:
             log.exception("could not finish the interrupted starts")
             return
