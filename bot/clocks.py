@@ -4,7 +4,8 @@ The deadline lives in the game row; a task sleeps until it, then asks the servic
 game out, which re-reads the game under its lock and does nothing if a move beat the clock.
 At start every deadline is re-armed from the database; one that passed while the bot was down
 fires at once. Clocks of an hour or more first wake for the reminder (a third of the time
-left), which the service sends once per turn and remembers in the game row. Time is injected
+left), which the service sends once per turn and remembers in the game row, and never for a
+deadline that has passed. Time is injected
 (``now`` and ``sleep``) so tests move it without waiting.
 """
 
@@ -100,7 +101,9 @@ class Clocks:
             if kind == "game":
                 if change.remind_at is not None and change.remind_at < change.due:
                     await self._sleep_until(change.remind_at)
-                    await self.service.remind(game_id=ident, deadline=change.due)
+                    # A deadline that passed while the bot was down gets no "0 s left".
+                    if self._now() < change.due:
+                        await self.service.remind(game_id=ident, deadline=change.due)
                 await self._sleep_until(change.due)
                 await self.service.time_out(game_id=ident, deadline=change.due)
             else:

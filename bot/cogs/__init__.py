@@ -5,12 +5,22 @@ pyproject.toml hold every other module to that.
 """
 
 from bot.cogs.admin import Admin
-from bot.cogs.buttons import DYNAMIC_ITEMS
+from bot.cogs.buttons import DYNAMIC_ITEMS, Starts
 from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES, Events
 from bot.cogs.info import Info
 from bot.cogs.play import Play
 
-COGS = (Play, Computer, Info, Admin, Events)
+COGS = (Play, Computer, Info, Admin, Events, Starts)
 
-__all__ = ["COGS", "DYNAMIC_ITEMS", "EVENT_NAMES", "Admin", "Computer", "Events", "Info", "Play"]
+__all__ = [
+    "COGS",
+    "DYNAMIC_ITEMS",
+    "EVENT_NAMES",
+    "Admin",
+    "Computer",
+    "Events",
+    "Info",
+    "Play",
+    "Starts",
+]

@@ -1,4 +1,5 @@
-"""Server admin commands (Manage Server): cancel a game, the game channel and default clock."""
+"""Server admin commands (Manage Server): cancel a game, the game channel, the default clock
+and the per-user limits."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from bot import text
 from bot.cogs.common import GameBot, send_to_game
 from bot.cogs.options import CLOCK_CHOICES, clock_option
 from bot.cogs.posts import answer
+from bot.games.challenges import UserLimits
+
+Limit = app_commands.Range[int, 1, 1000]
 
 
 class NotAnAdmin(app_commands.CheckFailure):
@@ -60,33 +64,59 @@ class Admin(
             "no rating change.",
         )
 
-    @app_commands.command(name="settings", description="The channel for game threads, the clock")
+    @app_commands.command(
+        name="settings", description="The channel for game threads, the clock, the limits"
+    )
     @app_commands.describe(
         channel="The channel where game threads are opened (default: where challenged)",
         clock="The default time for each move",
+        max_challenges="Open challenges one member may have at once (default 10)",
+        max_games="Running games one member may have at once (default 25)",
+        max_computer_games="Running games against the computer per member (default 5)",
     )
     @app_commands.choices(clock=CLOCK_CHOICES)
-    async def settings(
+    async def settings(  # noqa: PLR0917 (slash command options are positional)
         self,
         interaction: discord.Interaction[Any],
         channel: discord.TextChannel | None = None,
         clock: int | None = None,
+        max_challenges: Limit | None = None,
+        max_games: Limit | None = None,
+        max_computer_games: Limit | None = None,
     ) -> None:
-        """Show or change the server's game channel and default clock."""
+        """Show or change the server's game channel, default clock and per-user limits."""
         assert interaction.guild_id is not None
         service = self.bot.service
+        guild_id = interaction.guild_id
         if channel is None and clock is None:
-            current = await service.guild_settings(guild_id=interaction.guild_id)
+            current = await service.guild_settings(guild_id=guild_id)
         else:
             current = await service.set_guild_settings(
-                guild_id=interaction.guild_id,
+                guild_id=guild_id,
                 game_channel_id=channel.id if channel else None,
                 default_clock=clock_option(clock),
+            )
+        if max_challenges is None and max_games is None and max_computer_games is None:
+            limits = await service.user_limits(guild_id=guild_id)
+        else:
+            limits = await service.set_user_limits(
+                guild_id=guild_id,
+                challenges=max_challenges,
+                games=max_games,
+                computer=max_computer_games,
             )
         where = f"<#{current.game_channel_id}>" if current.game_channel_id else "where challenged"
         await answer(
             interaction,
             f"Game threads: {where}. Default clock: "
-            f"{text.format_duration(current.default_clock)} a move.",
+            f"{text.format_duration(current.default_clock)} a move. {describe_limits(limits)}",
             ephemeral=True,
         )
+
+
+def describe_limits(limits: UserLimits) -> str:
+    """The per-user limits in a sentence."""
+    return (
+        f"Each member may have at most {limits.challenges} open challenges, "
+        f"{limits.games} running games and {limits.computer} games against the computer."
+    )

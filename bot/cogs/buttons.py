@@ -1,5 +1,6 @@
 """The persistent buttons (challenge, confirmation, game picker) and the actions they run,
-which the slash commands run too.
+which the slash commands run too; and ``Starts``, which finishes at start-up the accepts a
+kill interrupted.
 
 Buttons are dynamic items: their custom ids carry the challenge or game id, so a click works
 after a restart and the state stays in the database, never in a view. ``PersistentItem``
@@ -12,12 +13,15 @@ import base64
 import binascii
 import logging
 import re
+from datetime import datetime
 from typing import Any, ClassVar, Self, TypeVar
 
 import discord
+from discord.ext import commands
 
 from bot import text
 from bot.cogs.common import (
+    GameBot,
     announce,
     answer_error,
     bot_of,
@@ -34,14 +38,34 @@ from bot.cogs.common import (
     suggest_points,
     update_clicked,
 )
-from bot.cogs.posts import answer, edit, fit_content, fit_name, follow_up
+from bot.cogs.posts import (
+    answer,
+    edit,
+    edit_message,
+    fit_content,
+    fit_name,
+    follow_up,
+    respond,
+)
 from bot.cogs.starts import post_game_start
-from bot.games import GameOver, GameView, NotYourChallenge, NotYourGame, NotYourTurn, Refusal
+from bot.games import (
+    Challenge,
+    GameChanged,
+    GameOver,
+    GameView,
+    NotYourChallenge,
+    NotYourGame,
+    NotYourTurn,
+    Refusal,
+)
 from engine import InvalidPointError, Point, describe_board
 
 log = logging.getLogger(__name__)
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+CONFIRM_TTL_SECONDS = 10 * 60
+"""How long an end/resign confirmation can be clicked."""
 
 
 # discord.py asks every DynamicItem for a template; the base's matches nothing (it is never
@@ -141,32 +165,87 @@ class ChallengeButton(
 
 class ConfirmButton(
     PersistentItem[discord.ui.Button[Any]],
-    template=r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)",
+    template=(
+        r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)"
+        r"(?::(?P<moves>[0-9]+):(?P<shown>[0-9]+))?"
+    ),
 ):
-    """The buttons of the private end/resign confirmation."""
+    """The buttons of the private end/resign confirmation. The custom id also carries the
+    position it was shown for (the game's number of actions) and when (unix seconds): a click
+    after the game moved on, or after ``CONFIRM_TTL``, is refused with a fresh confirmation
+    (as is a button made before these were recorded)."""
+
+    def __init__(
+        self,
+        action: str,
+        key: Any,
+        /,
+        *,
+        moves: int | None = None,
+        shown: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.moves = moves
+        self.shown = shown
+        super().__init__(action, key, **options)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button, with the position and instant it was shown for (a forged key
+        is marked ``forged``, as in ``PersistentItem.from_custom_id``)."""
+        moves, shown = match["moves"], match["shown"]
+        key = cls.parse_key(match["key"])
+        item = cls(
+            match["action"],
+            cls.NO_KEY if key is None else key,
+            moves=None if moves is None else int(moves),
+            shown=None if shown is None else int(shown),
+        )
+        item.forged = key is None
+        return item
 
     def component(self, *, label: str = "", **options: Any) -> discord.ui.Button[Any]:
         """The button (``label`` replaces the default one, e.g. "Stop")."""
         style = (
             discord.ButtonStyle.secondary if self.action == "keep" else discord.ButtonStyle.danger
         )
+        custom_id = f"dots:confirm:{self.action}:{self.key}"
+        if self.moves is not None and self.shown is not None:
+            custom_id += f":{self.moves}:{self.shown}"
         return discord.ui.Button(
             label=label or {"end": "End", "resign": "Resign", "keep": "Keep playing"}[self.action],
             style=style,
-            custom_id=f"dots:confirm:{self.action}:{self.key}",
+            custom_id=custom_id,
         )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        """End or resign for the clicking user, or leave things as they are."""
+        """End or resign for the clicking user, or leave things as they are; a stale or
+        expired confirmation is answered with a fresh one."""
         if self.action == "keep":
             await edit(interaction, "Nothing changed: play on.", view=None, attachments=[])
             return
         bot = bot_of(interaction)
+        now = bot.service.now().timestamp()
+        if self.moves is None or self.shown is None or now - self.shown > CONFIRM_TTL_SECONDS:
+            await self.ask_again(interaction, "This confirmation has expired.")
+            return
         act = bot.service.end if self.action == "end" else bot.service.resign
         with bot.posts.pending(self.key):
-            outcome, deferred = await in_time(
-                interaction, act(game_id=self.key, user_id=interaction.user.id), update=True
-            )
+            try:
+                outcome, deferred = await in_time(
+                    interaction,
+                    act(game_id=self.key, user_id=interaction.user.id, moves=self.moves),
+                    update=True,
+                )
+            except GameChanged:
+                await self.ask_again(interaction, "The game moved on since you were asked.")
+                return
             if self.action == "resign":
                 done = "You resigned."
             elif outcome.view.game.rules == "grounding":
@@ -175,6 +254,11 @@ class ConfirmButton(
                 done = "You ended."
             await update_clicked(interaction, deferred, done, view=None, attachments=[])
             await announce(bot, outcome)
+
+    async def ask_again(self, interaction: discord.Interaction[Any], why: str) -> None:
+        """Nothing done: a fresh confirmation for the game as it is now (or the refusal)."""
+        view = await bot_of(interaction).service.game(self.key)
+        await confirm(interaction, view, self.action, note=f"{why} Nothing changed.")
 
 
 class GamePicker(
@@ -293,21 +377,24 @@ async def ask_which_game(
 async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: int) -> None:
     """The challenged player accepts: a thread, the first picture and a ping for Pink."""
     bot = bot_of(interaction)
-    view, deferred = await in_time(
-        interaction,
-        bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id),
-        update=True,
-    )
-    pink, blue = mentions(view).values()
+
+    async def accept() -> tuple[GameView, Challenge]:
+        view = await bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id)
+        return view, await bot.service.get_challenge(challenge_id)
+
+    (view, challenge), deferred = await in_time(interaction, accept(), update=True)
     # Answer first (names, thread and picture take further round trips to Discord).
     await update_clicked(
         interaction,
         deferred,
-        f"{interaction.user.mention} accepted. Game #{view.game_id}: {pink} (Pink) "
-        f"vs {blue} (Blue).",
+        accepted_text(challenge, view),
         view=challenge_view(challenge_id, disabled=True),
     )
-    await post_game_start(bot, interaction, view, interaction.message)
+    message = interaction.message
+    await bot.service.mark_answer_shown(
+        challenge_id=challenge_id, message_id=None if message is None else message.id
+    )
+    await post_game_start(bot, interaction, view, message)
 
 
 async def close_challenge(
@@ -413,22 +500,28 @@ def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
         )
 
 
-async def confirm(interaction: discord.Interaction[Any], view: GameView, action: str) -> None:
-    """Ask privately to confirm ending or resigning; for a stop, show what it hands over."""
+async def confirm(
+    interaction: discord.Interaction[Any], view: GameView, action: str, *, note: str = ""
+) -> None:
+    """Ask privately to confirm ending or resigning; for a stop, show what it hands over.
+    The buttons are for this position only (see ``ConfirmButton``); ``note`` comes first."""
     bot = bot_of(interaction)
     game = view.game
     colour = view.player_of(interaction.user.id)
+    shown = {"moves": len(game.actions), "shown": int(bot.service.now().timestamp())}
+    lead = f"{note}\n" if note else ""
     if action == "resign":
         if colour is None:
             raise NotYourGame("you are not playing in this game")
         if not view.is_running:
             raise GameOver("this game is over")
         buttons = discord.ui.View(timeout=None)
-        buttons.add_item(ConfirmButton("resign", view.game_id))
-        buttons.add_item(ConfirmButton("keep", view.game_id))
-        await answer(
+        buttons.add_item(ConfirmButton("resign", view.game_id, **shown))
+        buttons.add_item(ConfirmButton("keep", view.game_id, **shown))
+        # ``respond``: a fresh confirmation may answer a click deferred already (ask_again).
+        await respond(
             interaction,
-            f"Resign game #{view.game_id}? Your opponent wins, whatever the score.",
+            f"{lead}Resign game #{view.game_id}? Your opponent wins, whatever the score.",
             view=buttons,
             ephemeral=True,
         )
@@ -436,17 +529,19 @@ async def confirm(interaction: discord.Interaction[Any], view: GameView, action:
     check_turn(interaction, view)
     assert colour is not None
     preview = game.stop_preview(colour) if game.rules == "grounding" else None
-    prompt = text.end_confirmation(game, colour, preview)
+    prompt = lead + text.end_confirmation(game, colour, preview)
     if preview is not None and not preview.allowed:
         await refuse(interaction, prompt)
         return
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(ConfirmButton("end", view.game_id, label="Stop" if preview else "End"))
-    buttons.add_item(ConfirmButton("keep", view.game_id))
+    label = "Stop" if preview else "End"
+    buttons.add_item(ConfirmButton("end", view.game_id, label=label, **shown))
+    buttons.add_item(ConfirmButton("keep", view.game_id, **shown))
     if preview is None:
-        await answer(interaction, prompt, view=buttons, ephemeral=True)
+        await respond(interaction, prompt, view=buttons, ephemeral=True)
         return
-    await interaction.response.defer(thinking=True, ephemeral=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True, ephemeral=True)
     picture = await picture_file(bot, view, preview=preview)
     await follow_up(interaction, prompt, file=picture, view=buttons, ephemeral=True)
 
@@ -457,6 +552,115 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
     await interaction.response.defer(thinking=True, ephemeral=not here)
     picture = await picture_file(bot_of(interaction), view)
     await follow_up(interaction, status_text(view), file=picture, ephemeral=not here)
+
+
+# -- finishing the starts a kill interrupted (issue 10 item 3) -------------------------------
+#
+# What a start has done is in the database: the game's thread id, its first picture's message
+# id, and whether the challenge's message says it was accepted. Each step is recorded as it
+# is done, so finishing is idempotent (a kill in the middle of a step may repeat that step).
+
+
+def accepted_text(challenge: Challenge, view: GameView) -> str:
+    """What a challenge's message says once accepted."""
+    pink, blue = mentions(view).values()
+    return (
+        f"<@{challenge.opponent_id}> accepted. Game #{view.game_id}: {pink} (Pink) "
+        f"vs {blue} (Blue)."
+    )
+
+
+async def challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:
+    """The message showing ``challenge``: by its recorded id, else found among the channel's
+    last 50 messages by its Accept button (a kill can come before the id was recorded)."""
+    channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
+    if challenge.message_id is not None:
+        return channel.get_partial_message(challenge.message_id)
+    accept = f"dots:challenge:accept:{challenge.challenge_id}"
+    try:
+        async for message in channel.history(limit=50):
+            if message.author.id == getattr(bot.user, "id", None) and any(
+                getattr(child, "custom_id", None) == accept
+                for row in message.components
+                for child in getattr(row, "children", [])
+            ):
+                return channel.get_partial_message(message.id)
+    except discord.HTTPException:
+        log.info("could not read the channel of challenge %s", challenge.challenge_id)
+    return None
+
+
+async def finish_starts(bot: GameBot, *, before: datetime) -> int:
+    """Finish the starts a kill interrupted (see the comment above); how many steps. Only
+    what was made ``before`` (the start of this process): a start under way is left alone."""
+    service = bot.service
+    done = 0
+    shown: dict[int, discord.PartialMessage] = {}
+    for challenge in await service.unshown_accepts():
+        if challenge.game_id is None:
+            continue
+        view = await service.game(challenge.game_id)
+        if view.started >= before:
+            continue
+        message = await challenge_message(bot, challenge)
+        if message is not None:
+            try:
+                await edit_message(
+                    message,
+                    content=accepted_text(challenge, view),
+                    view=challenge_view(challenge.challenge_id, disabled=True),
+                )
+            except discord.HTTPException:
+                log.info("could not edit the message of challenge %s", challenge.challenge_id)
+            shown[challenge.game_id] = message
+        await service.mark_answer_shown(
+            challenge_id=challenge.challenge_id,
+            message_id=None if message is None else message.id,
+        )
+        done += 1
+    for challenge in await service.unrecorded_challenges():
+        if challenge.created >= before:
+            continue
+        message = await challenge_message(bot, challenge)
+        if message is not None:
+            await service.set_challenge_message(
+                challenge_id=challenge.challenge_id, message_id=message.id
+            )
+            done += 1
+    for view in await service.unstarted_games():
+        if view.started >= before:
+            continue
+        message = shown.get(view.game_id)
+        if message is None and view.challenge_id is not None:
+            challenge = await service.get_challenge(view.challenge_id)
+            message = await challenge_message(bot, challenge)
+        with bot.posts.pending(view.game_id):
+            await post_game_start(bot, None, view, message)
+        done += 1
+    return done
+
+
+class Starts(commands.Cog):
+    """Finishes, once connected after a start-up, the game starts a kill interrupted."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._finished = False
+        self._since = bot.service.now()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per process (``on_ready`` also follows a reconnect): finish the starts."""
+        if self._finished:
+            return
+        self._finished = True
+        try:
+            done = await finish_starts(self.bot, before=self._since)
+        except Exception:
+            log.exception("could not finish the interrupted starts")
+            return
+        if done:
+            log.info("interrupted starts finished: %d steps", done)
 
 
 DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker)

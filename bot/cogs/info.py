@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
+import multiprocessing
+import time
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
@@ -11,19 +17,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import (
-    GameBot,
-    bot_of,
-    in_time,
-    mention,
-    picture_names,
-    replay_file,
-    reply,
-)
+from bot.cogs.common import GameBot, bot_of, in_time, mention, picture_names, reply
 from bot.cogs.posts import answer, follow_up, plain_name
-from bot.games import NoSuchGame
-from bot.pictures import game_png
+from bot.games import NoSuchGame, Refusal
+from bot.pictures import game_gif, game_png
 from engine import Game, Player, Point, sgf
+
+log = logging.getLogger(__name__)
+
+EXPORT_COOLDOWN_SECONDS = 30.0
+"""How often one member may use /export (a replay can take seconds to render and megabytes
+to upload)."""
+
+
+class ExportTooSoon(Refusal):
+    """The member used /export less than ``EXPORT_COOLDOWN_SECONDS`` ago."""
+
 
 HELP = """\
 **Dots**: surround your opponent's dots to capture them. `/rules` explains the game.
@@ -72,12 +81,65 @@ def _rule_files() -> list[tuple[str, bytes]]:
     ]
 
 
+class Replays:
+    """Renders games' animated replays in one worker process, one render per game at a time.
+
+    A long 52x52 game's GIF takes seconds of CPU: in the bot's process (even in a thread) it
+    would hold the interpreter and delay every other game's pictures. Exports queue for the
+    one worker; several exports of one game share its render. If the worker dies the render
+    is done in a thread instead, and a new worker is started for the next one.
+    """
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._rendering: dict[int, asyncio.Future[bytes]] = {}
+
+    async def render(self, game_id: int, game: Game, names: Mapping[Player, str]) -> bytes:
+        """The replay (GIF bytes) of ``game`` (game number ``game_id``)."""
+        shared = self._rendering.get(game_id)
+        if shared is not None:
+            return await asyncio.shield(shared)
+        future = asyncio.ensure_future(self._render(game, dict(names)))
+        self._rendering[game_id] = future
+        try:
+            return await asyncio.shield(future)
+        finally:
+            if self._rendering.get(game_id) is future:
+                del self._rendering[game_id]
+
+    async def _render(self, game: Game, names: dict[Player, str]) -> bytes:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._pool, game_gif, game, names
+            )
+        except BrokenProcessPool:
+            log.warning("the replay worker died; rendering in a thread")
+            self._pool = None
+            return await asyncio.to_thread(game_gif, game, names)
+
+    def close(self) -> None:
+        """Stop the worker (renders under way are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
 class Info(commands.Cog):
     """Rules, help, notifications, leaderboard, stats, history, export."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._rule_pictures: list[tuple[str, bytes]] | None = None
+        self.replays = Replays()
+        self._exported: dict[int, float] = {}  # user id: time.monotonic() of the last export
+
+    async def cog_unload(self) -> None:
+        """Stop the replay worker."""
+        self.replays.close()
 
     @app_commands.command(name="rules", description="How to play Dots, with pictures")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -201,21 +263,43 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(game="Game number (see /games or /history)")
     async def export(self, interaction: discord.Interaction[Any], game: int) -> None:
-        """Send the SGF file and the GIF replay of a game of this server."""
+        """Send the SGF file and the GIF replay of a game of this server (the replay only if
+        both fit the upload limit Discord gives this interaction). A finished game's replay
+        is rendered once and kept; one export per member every 30 seconds."""
         view = await self.bot.service.game(game)
         if view.guild_id != interaction.guild_id:
             raise NoSuchGame(f"there is no game #{game} in this server")
+        now = time.monotonic()
+        since = now - self._exported.get(interaction.user.id, -EXPORT_COOLDOWN_SECONDS)
+        if since < EXPORT_COOLDOWN_SECONDS:
+            raise ExportTooSoon(
+                f"one export every {EXPORT_COOLDOWN_SECONDS:.0f} seconds: try again in "
+                f"{EXPORT_COOLDOWN_SECONDS - since:.0f} s"
+            )
+        self._exported[interaction.user.id] = now
         await interaction.response.defer(thinking=True, ephemeral=True)
         bot = bot_of(interaction)
+        service = bot.service
         names = await picture_names(bot, view)
-        record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE])
-        files = [
-            discord.File(io.BytesIO(record.encode()), filename=f"dots-{view.game_id}.sgf"),
-            await replay_file(bot, view),
-        ]
-        await follow_up(
-            interaction,
-            f"Game #{view.game_id}: the record (SGF) and the replay.",
-            files=files,
-            ephemeral=True,
-        )
+        record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE]).encode()
+        gif = None if view.is_running else await service.stored_replay(game_id=view.game_id)
+        if gif is None:
+            gif = await self.replays.render(view.game_id, view.game, names)
+            if not view.is_running:
+                await service.store_replay(game_id=view.game_id, gif=gif)
+        files = [discord.File(io.BytesIO(record), filename=f"dots-{view.game_id}.sgf")]
+        limit = interaction.filesize_limit
+        if len(record) + len(gif) <= limit:
+            files.append(discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif"))
+            content = f"Game #{view.game_id}: the record (SGF) and the replay."
+        else:
+            content = (
+                f"Game #{view.game_id}: the record (SGF). The replay ({megabytes(len(gif))}) "
+                f"is over this server's upload limit ({megabytes(limit)})."
+            )
+        await follow_up(interaction, content, files=files, ephemeral=True)
+
+
+def megabytes(size: int) -> str:
+    """A size in bytes for people: "3.2 MB"."""
+    return f"{size / 1_000_000:.1f} MB"

@@ -225,6 +225,15 @@ async def answer(
     return await interaction.response.send_message(**fit_message(content, **fields))
 
 
+async def respond(
+    interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
+) -> Any:
+    """The first answer, or a follow-up when the interaction is acknowledged already."""
+    if interaction.response.is_done():
+        return await follow_up(interaction, content, **fields)
+    return await answer(interaction, content, **fields)
+
+
 async def follow_up(
     interaction: discord.Interaction[Any], content: str | None = None, **fields: Any
 ) -> Any:

@@ -1,9 +1,13 @@
 """The start of a game, for games between people and against the computer alike: its thread
-and its first picture.
+and its first picture; and, at start-up, the starts a kill interrupted.
 
 A new game always gets a thread of its own: in the server's game channel when one is set,
 else from the message that started it, or, when that message is itself in a thread (Discord
 refuses a thread inside a thread), from a new message in that thread's parent channel.
+
+What a start has done is in the database: the game's thread id, its first picture's message
+id, and whether the challenge's message says it was accepted (``bot.cogs.buttons.Starts``
+finishes at start-up what a kill interrupted).
 """
 
 from __future__ import annotations
@@ -36,27 +40,31 @@ log = logging.getLogger(__name__)
 
 async def open_game_thread(
     bot: GameBot,
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction[Any] | None,
     view: GameView,
-    message: discord.Message | None,
+    message: discord.Message | discord.PartialMessage | None,
 ) -> int | None:
     """A public thread for the game (see the module's docstring); ``message`` is the one that
-    started the game, if known. None when Discord refuses, and the game is then played in the
-    channel it was started in."""
+    started the game, if known (else the interaction's response, or, without an interaction,
+    a new message in the game's channel). None when Discord refuses, and the game is then
+    played in the channel it was started in."""
     names = await picture_names(bot, view)
     name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE])
     settings = await bot.service.guild_settings(guild_id=view.guild_id)
-    channel = interaction.channel
+    channel = interaction.channel if interaction else bot.get_channel(view.channel_id)
     try:
         home: int | None = None
-        if settings.game_channel_id and settings.game_channel_id != interaction.channel_id:
+        if settings.game_channel_id and settings.game_channel_id != view.channel_id:
             home = settings.game_channel_id
         elif isinstance(channel, discord.Thread):
             home = channel.parent_id
+        elif message is None and interaction is None:
+            home = view.channel_id
         if home is not None:
             parent = bot.get_partial_messageable(home, guild_id=view.guild_id)
             message = await send(parent, f"Game #{view.game_id}: {jump_url(view)}")
         elif message is None:
+            assert interaction is not None
             message = await interaction.original_response()
         thread = await create_thread(message, name=name)
     except discord.HTTPException:
@@ -67,15 +75,17 @@ async def open_game_thread(
 
 async def post_game_start(
     bot: GameBot,
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction[Any] | None,
     view: GameView,
-    message: discord.Message | None,
+    message: discord.Message | discord.PartialMessage | None,
 ) -> None:
-    """Open the game's thread and post its first picture there (remembering both)."""
-    thread_id = await open_game_thread(bot, interaction, view, message)
-    if thread_id is not None:
-        await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
-        view = await bot.service.game(view.game_id)
+    """Open the game's thread (unless it has one) and post its first picture there,
+    remembering both."""
+    if view.thread_id is None:
+        thread_id = await open_game_thread(bot, interaction, view, message)
+        if thread_id is not None:
+            await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
+            view = await bot.service.game(view.game_id)
     headline = "The game starts. Play with `/move` (e.g. `/move E5`)."
     if is_computer(view.pink_id):
         headline = f"The game starts. {computer_name(view.pink_id)} moves first."

@@ -1,11 +1,15 @@
-"""Use-cases of challenges and of starting games: challenge, accept, decline, cancel, expire."""
+"""Use-cases of challenges and of starting games: challenge, accept, decline, cancel, expire;
+and the per-user limits of each server (open challenges, running games, computer games),
+counted in the transaction that would pass them, so a burst of requests cannot."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.games import convert
+from bot.games.computer import LEVEL_OF, is_computer
 from bot.games.convert import to_dt, to_ts
 from bot.games.core import Live, ServiceCore
 from bot.games.errors import (
@@ -15,6 +19,8 @@ from bot.games.errors import (
     ChallengeExists,
     NoSuchChallenge,
     NotYourChallenge,
+    OptionOutOfRange,
+    Refusal,
 )
 from bot.games.models import (
     CHALLENGE_TTL,
@@ -26,7 +32,44 @@ from bot.games.models import (
     GameView,
 )
 from bot.storage.rows import ChallengeRow, GameRow
+from bot.storage.store import OverLimitError
 from engine.starts import start_dots
+
+LIMIT_RANGE = range(1, 1001)
+"""The values a server may set for each per-user limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class UserLimits:
+    """What one member may have at once in a server: open challenges (made by them), running
+    games, and running games against the computer (among those)."""
+
+    challenges: int = 10
+    games: int = 25
+    computer: int = 5
+
+
+class LimitReached(Refusal):
+    """A member is at one of the server's per-user limits (``UserLimits``)."""
+
+
+def _limit_message(over: OverLimitError, user_id: int) -> str:
+    """The refusal for ``user_id`` when ``over`` is passed (theirs or their opponent's)."""
+    who, has = ("you", "have") if over.user_id == user_id else (f"<@{over.user_id}>", "has")
+    if over.kind == "challenges":
+        return (
+            f"you already have {over.limit} open challenges in this server, the most allowed "
+            "here: wait for answers, or withdraw one"
+        )
+    if over.kind == "computer":
+        return (
+            f"you already have {over.limit} games against the computer running in this "
+            "server, the most allowed here: finish or resign one first"
+        )
+    return (
+        f"{who} already {has} {over.limit} running games in this server, the most allowed "
+        "here: finish one first"
+    )
 
 
 class ChallengeCases(ServiceCore):
@@ -49,7 +92,8 @@ class ChallengeCases(ServiceCore):
         A clock of None in the options becomes the server's default move clock now.
 
         Raises:
-            CannotChallengeSelf, CannotChallengeBot, ChallengeExists, OptionOutOfRange.
+            CannotChallengeSelf, CannotChallengeBot, ChallengeExists, OptionOutOfRange,
+            LimitReached (the challenger's open challenges or running games).
         """
         options = options or GameOptions()
         if opponent_id == challenger_id:
@@ -83,7 +127,13 @@ class ChallengeCases(ServiceCore):
             expires=to_ts(now + CHALLENGE_TTL),
             game_id=None,
         )
-        stored = await self.store.create_challenge(row, now=to_ts(now))
+        limits = await self.user_limits(guild_id=guild_id)
+        try:
+            stored = await self.store.create_challenge_within(
+                row, now=to_ts(now), max_challenges=limits.challenges, max_games=limits.games
+            )
+        except OverLimitError as over:
+            raise LimitReached(_limit_message(over, challenger_id)) from None
         if stored is None:
             raise ChallengeExists("there is already an open challenge between you two")
         self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
@@ -107,7 +157,8 @@ class ChallengeCases(ServiceCore):
         """The challenged player accepts: the game starts and Pink's clock runs.
 
         Raises:
-            NoSuchChallenge, NotYourChallenge, ChallengeClosed (also when it has expired).
+            NoSuchChallenge, NotYourChallenge, ChallengeClosed (also when it has expired),
+            LimitReached (either player's running games).
         """
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.opponent_id:
@@ -134,7 +185,13 @@ class ChallengeCases(ServiceCore):
             created=ch.created,
             now=to_ts(now),
         )
-        stored = await self.store.accept_challenge(challenge_id, row, now=to_ts(now))
+        limits = await self.user_limits(guild_id=ch.guild_id)
+        try:
+            stored = await self.store.accept_challenge_within(
+                challenge_id, row, now=to_ts(now), max_games=limits.games
+            )
+        except OverLimitError as over:
+            raise LimitReached(_limit_message(over, user_id)) from None
         if stored is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(challenge_id), now))
         self._clock_changed(ClockChange(None, challenge_id, None))
@@ -154,10 +211,10 @@ class ChallengeCases(ServiceCore):
         options: GameOptions | None = None,
     ) -> GameView:
         """Start a game between two players directly, without a challenge (the terminal mode,
-        imports, and later the computer player).
+        imports, the computer player). Against the computer the player's limits apply.
 
         Raises:
-            CannotChallengeSelf, OptionOutOfRange.
+            CannotChallengeSelf, OptionOutOfRange, LimitReached (against the computer).
         """
         options = options or GameOptions()
         if pink_id == blue_id:
@@ -176,7 +233,21 @@ class ChallengeCases(ServiceCore):
             created=now,
             now=now,
         )
-        stored = await self.store.create_game(row)
+        if is_computer(pink_id) or is_computer(blue_id):
+            user_id = blue_id if is_computer(pink_id) else pink_id
+            limits = await self.user_limits(guild_id=guild_id)
+            try:
+                stored = await self.store.create_game_within(
+                    row,
+                    user_id=user_id,
+                    max_games=limits.games,
+                    max_computer=limits.computer,
+                    computer_ids=tuple(LEVEL_OF),
+                )
+            except OverLimitError as over:
+                raise LimitReached(_limit_message(over, user_id)) from None
+        else:
+            stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
             live = Live(stored, convert.rebuild(stored, []))
             self._remember(live)
@@ -288,6 +359,68 @@ class ChallengeCases(ServiceCore):
             if challenge is not None:
                 expired.append(challenge)
         return expired
+
+    # -- starts a kill interrupted (issue 10 item 3) ---------------------------------------
+
+    async def unshown_accepts(self) -> list[Challenge]:
+        """The accepted challenges whose message does not say so yet, oldest first."""
+        return [convert.challenge_value(r) for r in await self.store.unshown_accepts()]
+
+    async def unrecorded_challenges(self) -> list[Challenge]:
+        """The open challenges whose message id was never recorded (the bot was stopped just
+        after posting them), oldest first."""
+        found = []
+        for challenge_id, _ in await self.store.challenge_expiries():
+            row = await self.store.challenge(challenge_id)
+            if row is not None and row.status == "open" and row.message_id is None:
+                found.append(convert.challenge_value(row))
+        return sorted(found, key=lambda c: c.challenge_id)
+
+    async def mark_answer_shown(self, *, challenge_id: int, message_id: int | None) -> None:
+        """Note that an accepted challenge's message says so (and which message it is).
+
+        Raises:
+            NoSuchChallenge.
+        """
+        if not await self.store.mark_answer_shown(challenge_id, message_id=message_id):
+            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+
+    async def user_limits(self, *, guild_id: int) -> UserLimits:
+        """A server's per-user limits (the defaults where never set)."""
+        challenges, games, computer = await self.store.limits(guild_id)
+        default = UserLimits()
+        return UserLimits(
+            challenges or default.challenges, games or default.games, computer or default.computer
+        )
+
+    async def set_user_limits(
+        self,
+        *,
+        guild_id: int,
+        challenges: int | None = None,
+        games: int | None = None,
+        computer: int | None = None,
+    ) -> UserLimits:
+        """Change a server's per-user limits (None leaves one as it is).
+
+        Raises:
+            OptionOutOfRange: a limit outside 1 to 1,000.
+        """
+        for name, value in (("challenges", challenges), ("games", games), ("computer", computer)):
+            if value is not None and value not in LIMIT_RANGE:
+                raise OptionOutOfRange(f"the limit of {name} must be between 1 and 1000")
+        current = await self.user_limits(guild_id=guild_id)
+        limits = UserLimits(
+            challenges or current.challenges, games or current.games, computer or current.computer
+        )
+        await self.store.set_limits(
+            guild_id,
+            challenges=limits.challenges,
+            games=limits.games,
+            computer=limits.computer,
+            at=to_ts(self.now()),
+        )
+        return limits
 
     async def set_challenge_message(self, *, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge (for the adapter to edit it later).

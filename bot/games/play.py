@@ -92,16 +92,18 @@ class PlayCases(ServiceCore):
                 raise _refusal(error) from None
             return await self._commit(live, live.game.actions[-1], placement)
 
-    async def end(self, *, game_id: int, user_id: int) -> MoveOutcome:
-        """End for ``user_id`` (rule 6.1; a stop under grounding rules, rule 8.2).
+    async def end(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
+        """End for ``user_id`` (rule 6.1; a stop under grounding rules, rule 8.2); with
+        ``moves``, only if the game still has that many actions (the position confirmed).
 
         Raises:
             NoSuchGame, NotYourGame, GameOver, NotYourTurn, IllegalMove (a stop too early),
-            GameChanged.
+            GameChanged (also when the game moved on from ``moves``).
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
             colour = self._colour(live, user_id)
+            _check_moves(live, moves)
             self._check_turn(live, colour)
             try:
                 live.game.end(colour)
@@ -109,15 +111,17 @@ class PlayCases(ServiceCore):
                 raise _refusal(error) from None
             return await self._commit(live, live.game.actions[-1], None)
 
-    async def resign(self, *, game_id: int, user_id: int) -> MoveOutcome:
-        """``user_id`` resigns (rule 6.4), on their turn or not.
+    async def resign(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
+        """``user_id`` resigns (rule 6.4), on their turn or not; with ``moves``, only if the
+        game still has that many actions.
 
         Raises:
-            NoSuchGame, NotYourGame, GameOver, GameChanged.
+            NoSuchGame, NotYourGame, GameOver, GameChanged (also when the game moved on).
         """
         async with self._lock(game_id):
             live = await self._running(game_id)
             colour = self._colour(live, user_id)
+            _check_moves(live, moves)
             try:
                 live.game.resign(colour)
             except DotsError as error:
@@ -161,7 +165,7 @@ class PlayCases(ServiceCore):
 
     async def remind(self, *, game_id: int, deadline: datetime) -> bool:
         """Publish a Reminder for the player to move, once per turn; False if already sent,
-        the deadline moved or the game is over."""
+        the deadline moved or has passed, or the game is over."""
         async with self._lock(game_id):
             try:
                 live = await self._running(game_id)
@@ -169,6 +173,8 @@ class PlayCases(ServiceCore):
                 return False
             row = live.row
             if row.deadline is None or abs(row.deadline - to_ts(deadline)) > SAME_INSTANT:
+                return False
+            if to_ts(self.now()) >= row.deadline:
                 return False
             if row.reminder_sent:
                 return False
@@ -236,6 +242,16 @@ class PlayCases(ServiceCore):
             live = self._cache.get(game_id)
             if live is not None:
                 live.row = stored
+
+
+def _check_moves(live: Live, moves: int | None) -> None:
+    """Refuse an action confirmed for an earlier position.
+
+    Raises:
+        GameChanged: the game has more (or fewer, after an undo) actions than ``moves``.
+    """
+    if moves is not None and len(live.game.actions) != moves:
+        raise GameChanged("the game moved on since you were asked")
 
 
 def _refusal(error: DotsError) -> Exception:

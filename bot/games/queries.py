@@ -51,6 +51,25 @@ class QueryCases(ServiceCore):
                 views.append(view)
         return views
 
+    async def unstarted_games(self) -> list[GameView]:
+        """The running games whose first picture was never posted (the bot was stopped
+        between the accept and that post), oldest first: the adapter finishes their start."""
+        views = []
+        for game_id in await self.store.unstarted_games():
+            view = await self.game(game_id)
+            if view.is_running:
+                views.append(view)
+        return views
+
+    async def stored_replay(self, *, game_id: int) -> bytes | None:
+        """A finished game's animated replay as rendered once before, or None."""
+        return await self.store.replay(game_id)
+
+    async def store_replay(self, *, game_id: int, gif: bytes) -> bool:
+        """Keep a finished game's replay for the next export (a finished game never changes);
+        False (nothing kept) for a running game."""
+        return await self.store.save_replay(game_id, gif)
+
     async def leaderboard(self, *, guild_id: int, limit: int = 10) -> list[LeaderboardRow]:
         """A server's players by rating, best first (provisional ratings are marked)."""
         rows = await self.store.leaderboard(guild_id, limit)

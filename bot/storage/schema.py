@@ -6,7 +6,17 @@ BIGINT). Constraints and indexes live in the migrations, which are the truth for
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Column, Float, Integer, MetaData, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    LargeBinary,
+    MetaData,
+    Table,
+    Text,
+)
 
 metadata = MetaData()
 
@@ -17,6 +27,9 @@ guilds = Table(
     Column("game_channel_id", BigInteger),
     Column("default_clock", Integer),
     Column("updated", Float),
+    Column("max_open_challenges", Integer),
+    Column("max_running_games", Integer),
+    Column("max_computer_games", Integer),
 )
 
 players = Table(
@@ -47,6 +60,7 @@ challenges = Table(
     Column("created", Float),
     Column("expires", Float),
     Column("game_id", BigInteger),
+    Column("answer_shown", Boolean),
 )
 
 games = Table(
@@ -115,4 +129,11 @@ rating_changes = Table(
     Column("before", Float),
     Column("after", Float),
     Column("rd", Float),
+)
+
+replays = Table(
+    "replays",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("gif", LargeBinary),
 )

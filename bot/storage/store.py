@@ -5,7 +5,10 @@ Each public coroutine is one transaction (``db.transaction()``) or one read (``d
 A write to a game returns the row as stored (``UPDATE ... RETURNING``): that is what the game
 service caches. Instants are unix seconds (floats, UTC); the service converts them to aware
 datetimes. The rating rules are not here: the service passes them into the transaction that
-ends a rated game, so the ratings it reads and writes cannot race another game's.
+ends a rated game, so the ratings it reads and writes cannot race another game's. Likewise a
+per-user limit (open challenges, running games) is counted in the transaction of the insert
+that would pass it, which on PostgreSQL first locks the players it counts for
+(``pg_advisory_xact_lock``, as the ratings do).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Insert,
+    LargeBinary,
     Row,
     and_,
     bindparam,
@@ -45,7 +49,16 @@ from bot.storage.rows import (
     RatingChange,
     RatingRow,
 )
-from bot.storage.schema import actions, challenges, games, guilds, players, rating_changes, ratings
+from bot.storage.schema import (
+    actions,
+    challenges,
+    games,
+    guilds,
+    players,
+    rating_changes,
+    ratings,
+    replays,
+)
 
 _CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
 _GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
@@ -75,6 +88,16 @@ _READ_GAME = select(*_GAME_COLS).where(games.c.game_id == bindparam("g"))
 
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
+
+
+class OverLimitError(RuntimeError):
+    """A per-user limit would be passed; nothing was written. ``kind`` is ``"challenges"``
+    (open challenges), ``"games"`` (running games) or ``"computer"`` (running games against
+    the computer); ``user_id`` is whose limit, ``limit`` its value."""
+
+    def __init__(self, kind: str, user_id: int, limit: int) -> None:
+        super().__init__(f"user {user_id} is at the limit of {limit} {kind}")
+        self.kind, self.user_id, self.limit = kind, user_id, limit
 
 
 def _challenge(row: Row[Any] | None) -> ChallengeRow | None:
@@ -175,28 +198,10 @@ class Store:
     async def create_challenge(self, row: ChallengeRow, *, now: float) -> ChallengeRow | None:
         """Insert an open challenge (its id is assigned); None if the two players already have
         an open, unexpired challenge between them in that server."""
-        pair = or_(
-            and_(challenges.c.challenger_id == row.challenger_id,
-                 challenges.c.opponent_id == row.opponent_id),
-            and_(challenges.c.challenger_id == row.opponent_id,
-                 challenges.c.opponent_id == row.challenger_id),
-        )  # fmt: skip
-        clash = select(literal(1)).where(
-            challenges.c.guild_id == row.guild_id,
-            challenges.c.status == "open",
-            challenges.c.expires > now,
-            pair,
-        )
-        values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
         async with self.db.transaction() as conn:
             # PostgreSQL: two such transactions of one pair would both see no clash.
             await self._serialise(conn, min(row.challenger_id, row.opponent_id))
-            if (await conn.execute(clash)).first() is not None:
-                return None
-            stored = await conn.execute(
-                insert(challenges).values(values).returning(*_CHALLENGE_COLS)
-            )
-            return _challenge(stored.first())
+            return await _insert_challenge(conn, row, now=now)
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
         """A challenge by id."""
@@ -223,25 +228,7 @@ class Store:
         """Mark the challenge accepted and create its game in one transaction; the game as
         stored, or None if the challenge was no longer open or had expired."""
         async with self.db.transaction() as conn:
-            accepted = await conn.execute(
-                update(challenges)
-                .where(
-                    challenges.c.challenge_id == challenge_id,
-                    challenges.c.status == "open",
-                    challenges.c.expires > now,
-                )
-                .values(status="accepted")
-                .returning(challenges.c.challenge_id)
-            )
-            if accepted.first() is None:
-                return None
-            stored = await _insert_game(conn, game)
-            await conn.execute(
-                update(challenges)
-                .where(challenges.c.challenge_id == challenge_id)
-                .values(game_id=stored.game_id)
-            )
-            return stored
+            return await _accept(conn, challenge_id, game, now=now)
 
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player); the game
@@ -536,10 +523,7 @@ class Store:
     async def count_running(self, guild_id: int, user_id: int) -> int:
         """How many running games a user has in a server."""
         async with self.db.reading() as conn:
-            found = await conn.scalar(
-                select(func.count()).where(games.c.guild_id == guild_id, _RUNNING, _plays(user_id))
-            )
-        return int(found or 0)
+            return await _count_running(conn, guild_id, user_id)
 
     async def _rate(
         self, conn: AsyncConnection, game: GameRow, rate: RateGame | None
@@ -553,8 +537,7 @@ class Store:
         # PostgreSQL: another game of either player could rate between our read and write;
         # lock both (in one order, so two such transactions cannot deadlock). SQLite's one
         # writer at a time already keeps them apart.
-        for user_id in sorted((pink, blue)):
-            await self._serialise(conn, user_id)
+        await self._serialise(conn, pink, blue)
         before = {u: await _read_rating(conn, game.guild_id, u) for u in (pink, blue)}
         score_pink = 0.5 if game.winner is None else 1.0 if game.winner == 1 else 0.0
         after = dict(zip((pink, blue), rate(before[pink], before[blue], score_pink), strict=True))
@@ -590,11 +573,178 @@ class Store:
             out.append(RatingChange(user_id, old.rating, new.rating, new.rd, new.is_provisional))
         return tuple(out)
 
-    async def _serialise(self, conn: AsyncConnection, key: int) -> None:
-        """PostgreSQL: hold a lock on ``key`` to the end of the transaction (SQLite: nothing
-        to do, its writers already take turns)."""
+    async def _serialise(self, conn: AsyncConnection, *keys: int) -> None:
+        """PostgreSQL: hold a lock on each of ``keys`` (user ids) to the end of the
+        transaction, taken in ascending order so that two transactions cannot deadlock on them
+        (SQLite: nothing to do, its writers already take turns)."""
         if self.db.dialect == "postgresql":
-            await conn.execute(select(func.pg_advisory_xact_lock(key)))
+            for key in sorted(set(keys)):
+                await conn.execute(select(func.pg_advisory_xact_lock(key)))
+
+    # -- per-user limits and unfinished starts (issue 10 items 12 and 3) -------------------
+
+    async def limits(self, guild_id: int) -> tuple[int | None, int | None, int | None]:
+        """A server's per-user limits (open challenges, running games, computer games); None
+        where the default applies."""
+        async with self.db.reading() as conn:
+            row = (
+                await conn.execute(
+                    select(guilds.c.max_open_challenges, guilds.c.max_running_games,
+                           guilds.c.max_computer_games)
+                    .where(guilds.c.guild_id == guild_id)
+                )
+            ).first()  # fmt: skip
+        return (None, None, None) if row is None else (row[0], row[1], row[2])
+
+    async def set_limits(
+        self,
+        guild_id: int,
+        *,
+        challenges: int | None,
+        games: int | None,
+        computer: int | None,
+        at: float,
+    ) -> None:
+        """Write a server's per-user limits (None: the default); its other settings stay."""
+        stmt = self._upsert()(guilds).values(
+            guild_id=guild_id, max_open_challenges=challenges, max_running_games=games,
+            max_computer_games=computer, updated=at,
+        )  # fmt: skip
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[guilds.c.guild_id],
+            set_={
+                "max_open_challenges": stmt.excluded.max_open_challenges,
+                "max_running_games": stmt.excluded.max_running_games,
+                "max_computer_games": stmt.excluded.max_computer_games,
+                "updated": stmt.excluded.updated,
+            },
+        )
+        async with self.db.transaction() as conn:
+            await conn.execute(stmt)
+
+    async def create_challenge_within(
+        self, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
+    ) -> ChallengeRow | None:
+        """``create_challenge``, counting in the same transaction the challenger's open
+        challenges and running games in that server; the challenge as stored.
+
+        Raises:
+            OverLimitError: the challenger has ``max_challenges`` open challenges (made by them) or
+                ``max_games`` running games there (nothing is written).
+        """
+        user = row.challenger_id
+        mine = select(func.count()).where(
+            challenges.c.guild_id == row.guild_id,
+            challenges.c.challenger_id == user,
+            challenges.c.status == "open",
+            challenges.c.expires > now,
+        )
+        async with self.db.transaction() as conn:
+            # PostgreSQL: both players, so that no other count of theirs (nor the pair's
+            # clash check) runs between our count and our insert.
+            await self._serialise(conn, row.challenger_id, row.opponent_id)
+            if int(await conn.scalar(mine) or 0) >= max_challenges:
+                raise OverLimitError("challenges", user, max_challenges)
+            if await _count_running(conn, row.guild_id, user) >= max_games:
+                raise OverLimitError("games", user, max_games)
+            return await _insert_challenge(conn, row, now=now)
+
+    async def accept_challenge_within(
+        self, challenge_id: int, game: GameRow, *, now: float, max_games: int
+    ) -> GameRow | None:
+        """``accept_challenge``, counting in the same transaction both players' running
+        games in that server; the game as stored, or None if the challenge was no longer open.
+
+        Raises:
+            OverLimitError: either player has ``max_games`` running games there (the opponent's
+                limit is checked first; nothing is written).
+        """
+        async with self.db.transaction() as conn:
+            await self._serialise(conn, game.pink_id, game.blue_id)
+            for user in (game.blue_id, game.pink_id):
+                if await _count_running(conn, game.guild_id, user) >= max_games:
+                    raise OverLimitError("games", user, max_games)
+            return await _accept(conn, challenge_id, game, now=now)
+
+    async def create_game_within(
+        self,
+        game: GameRow,
+        *,
+        user_id: int,
+        max_games: int,
+        max_computer: int,
+        computer_ids: tuple[int, ...],
+    ) -> GameRow:
+        """``create_game``, counting in the same transaction ``user_id``'s running games in
+        that server, all of them and those against one of ``computer_ids``; the game as stored.
+
+        Raises:
+            OverLimitError: ``user_id`` has ``max_computer`` running games against the computer,
+                or ``max_games`` running games (nothing is written).
+        """
+        against = or_(games.c.pink_id.in_(computer_ids), games.c.blue_id.in_(computer_ids))
+        computer = select(func.count()).where(
+            games.c.guild_id == game.guild_id, _RUNNING, _plays(user_id), against
+        )
+        async with self.db.transaction() as conn:
+            await self._serialise(conn, user_id)
+            if int(await conn.scalar(computer) or 0) >= max_computer:
+                raise OverLimitError("computer", user_id, max_computer)
+            if await _count_running(conn, game.guild_id, user_id) >= max_games:
+                raise OverLimitError("games", user_id, max_games)
+            return await _insert_game(conn, game)
+
+    async def unstarted_games(self) -> list[int]:
+        """Ids of running games whose first picture was never posted (``message_id`` NULL)."""
+        stmt = select(games.c.game_id).where(_RUNNING, games.c.message_id.is_(None))
+        async with self.db.reading() as conn:
+            return [int(x) for x in await conn.scalars(stmt.order_by(games.c.game_id))]
+
+    async def unshown_accepts(self) -> list[ChallengeRow]:
+        """Accepted challenges whose message does not say so yet (``answer_shown`` false)."""
+        # ``~answer_shown`` is the partial index's own condition on either database.
+        stmt = select(*_CHALLENGE_COLS).where(
+            challenges.c.status == "accepted", ~challenges.c.answer_shown
+        )
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt.order_by(challenges.c.challenge_id))).all()
+        return [ChallengeRow(*r) for r in rows]
+
+    async def mark_answer_shown(self, challenge_id: int, *, message_id: int | None) -> bool:
+        """Note that an accepted challenge's message says so (and, if given, which message it
+        is); False if there is no such challenge."""
+        changes: dict[str, Any] = {"answer_shown": True}
+        if message_id is not None:
+            changes["message_id"] = message_id
+        async with self.db.transaction() as conn:
+            done = await conn.execute(
+                update(challenges)
+                .where(challenges.c.challenge_id == challenge_id)
+                .values(changes)
+                .returning(challenges.c.challenge_id)
+            )
+            return done.first() is not None
+
+    async def replay(self, game_id: int) -> bytes | None:
+        """The stored animated replay (GIF) of a finished game, if rendered once."""
+        async with self.db.reading() as conn:
+            found = await conn.scalar(select(replays.c.gif).where(replays.c.game_id == game_id))
+        return None if found is None else bytes(found)
+
+    async def save_replay(self, game_id: int, gif: bytes) -> bool:
+        """Store a finished game's replay (kept if one is stored); False unless the game is
+        over or aborted, or if a replay was stored already."""
+        finished = select(games.c.game_id, literal(gif, LargeBinary())).where(
+            games.c.game_id == game_id, games.c.status != "running"
+        )
+        stmt = (
+            self._upsert()(replays)
+            .from_select([replays.c.game_id, replays.c.gif], finished)
+            .on_conflict_do_nothing(index_elements=[replays.c.game_id])
+            .returning(replays.c.game_id)
+        )
+        async with self.db.transaction() as conn:
+            return (await conn.execute(stmt)).first() is not None
 
     # -- for tests and tools ---------------------------------------------------------------
 
@@ -619,6 +769,62 @@ def _finished(finish: Finish, at: float) -> dict[str, Any]:
         "blue_score": finish.blue_score, "reason": finish.reason, "finished": at,
         "deadline": None,
     }  # fmt: skip
+
+
+async def _insert_challenge(
+    conn: AsyncConnection, row: ChallengeRow, *, now: float
+) -> ChallengeRow | None:
+    """Insert an open challenge; None if the pair has an open, unexpired one in that server."""
+    pair = or_(
+        and_(challenges.c.challenger_id == row.challenger_id,
+             challenges.c.opponent_id == row.opponent_id),
+        and_(challenges.c.challenger_id == row.opponent_id,
+             challenges.c.opponent_id == row.challenger_id),
+    )  # fmt: skip
+    clash = select(literal(1)).where(
+        challenges.c.guild_id == row.guild_id,
+        challenges.c.status == "open",
+        challenges.c.expires > now,
+        pair,
+    )
+    if (await conn.execute(clash)).first() is not None:
+        return None
+    values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
+    stored = await conn.execute(insert(challenges).values(values).returning(*_CHALLENGE_COLS))
+    return _challenge(stored.first())
+
+
+async def _accept(
+    conn: AsyncConnection, challenge_id: int, game: GameRow, *, now: float
+) -> GameRow | None:
+    """Mark an open, unexpired challenge accepted and insert its game; None if it was not."""
+    accepted = await conn.execute(
+        update(challenges)
+        .where(
+            challenges.c.challenge_id == challenge_id,
+            challenges.c.status == "open",
+            challenges.c.expires > now,
+        )
+        .values(status="accepted")
+        .returning(challenges.c.challenge_id)
+    )
+    if accepted.first() is None:
+        return None
+    stored = await _insert_game(conn, game)
+    await conn.execute(
+        update(challenges)
+        .where(challenges.c.challenge_id == challenge_id)
+        .values(game_id=stored.game_id)
+    )
+    return stored
+
+
+async def _count_running(conn: AsyncConnection, guild_id: int, user_id: int) -> int:
+    """How many running games ``user_id`` has in a server (inside the caller's transaction)."""
+    found = await conn.scalar(
+        select(func.count()).where(games.c.guild_id == guild_id, _RUNNING, _plays(user_id))
+    )
+    return int(found or 0)
 
 
 async def _read_challenge(conn: AsyncConnection, challenge_id: int) -> ChallengeRow | None:

@@ -261,3 +261,25 @@ async def test_real_sleep_fires_a_past_deadline(tmp_path: Path) -> None:
     await eventually(lambda: len(fired) == 1)
     await clocks.stop()
     await fresh.close()
+
+
+async def test_issue10_item10_no_reminder_for_a_deadline_that_passed_while_down(
+    tmp_path: Path,
+) -> None:
+    clock = FakeTime()
+    path = tmp_path / "d.sqlite3"
+    async with Rig(path, clock) as rig:
+        view = await new_game(rig.service, options=GameOptions(clock=timedelta(hours=3)))
+        await rig.service.place(game_id=view.game_id, user_id=ALICE, point="E5")
+    # Down for four hours: Blue's 3-hour clock ran out meanwhile, its reminder never sent.
+    clock.advance(timedelta(hours=4))
+    async with Rig(path, clock) as again:
+        await eventually(lambda: len(again.of(TimedOut)) == 1)
+        await asyncio.sleep(0.02)
+        assert again.of(Reminder) == []
+        # The service refuses such a reminder too, whoever asks.
+        deadline = (await again.service.game(view.game_id)).deadline
+        assert deadline is not None
+        await again.clocks.stop()
+        clock.advance(timedelta(hours=3, seconds=1))
+        assert not await again.service.remind(game_id=view.game_id, deadline=deadline)

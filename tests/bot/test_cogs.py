@@ -42,6 +42,17 @@ ADA = Member(940_000_000_000_000_004, "ada", admin=True)
 ROBOT = Member(940_000_000_000_000_005, "robot", bot=True)
 
 
+def button_id(message: dict[str, Any], prefix: str) -> str:
+    """The custom id starting with ``prefix`` on a message the bot sent (a confirmation's
+    also carries the position it was shown for)."""
+    return next(
+        str(item["custom_id"])
+        for row in message.get("components") or []
+        for item in row.get("components", [])
+        if str(item.get("custom_id", "")).startswith(prefix)
+    )
+
+
 def private_refusal(calls: list[Call], *words: str) -> Call:
     """The one private answer in ``calls``; it must contain each of ``words``. A public
     deferral filled in and deleted before the private answer (see ``common.clear_deferral``)
@@ -288,7 +299,11 @@ async def test_move_refusals_are_private_and_change_nothing(world: World) -> Non
     await refused(world, h.slash(BOB, "move", channel_id=thread, point="E5"), "E5")
     await refused(world, h.slash(CAT, "move", point="E5"), "no running game")
     await h.slash(BOB, "resign", channel_id=thread)
-    await h.click(BOB, h.last_message_with("dots:confirm:resign"), f"dots:confirm:resign:{game_id}")
+    await h.click(
+        BOB,
+        h.last_message_with("dots:confirm:resign"),
+        button_id(h.last_message_with("dots:confirm:resign"), "dots:confirm:resign:"),
+    )
     assert not (await world.service.game(game_id)).is_running
     await refused(world, h.slash(ANN, "move", channel_id=thread, point="F5"), "over")
 
@@ -363,15 +378,18 @@ async def test_end_asks_privately_then_ends_and_says_the_other_plays_on(world: W
     before = world.snapshot()
     calls = await h.slash(ANN, "end", channel_id=thread)
     ask = private_refusal(calls, "no more moves", "play on")
-    assert ask.custom_ids() == [f"dots:confirm:end:{game_id}", f"dots:confirm:keep:{game_id}"]
+    assert [c.rsplit(":", 2)[0] for c in ask.custom_ids()] == [
+        f"dots:confirm:end:{game_id}",
+        f"dots:confirm:keep:{game_id}",
+    ]
     assert world.snapshot() == before
     prompt = h.last_message_with("dots:confirm:end")
-    calls = await h.click(ANN, prompt, f"dots:confirm:keep:{game_id}")
+    calls = await h.click(ANN, prompt, button_id(prompt, "dots:confirm:keep:"))
     assert world.snapshot() == before
     assert prompt["components"] == [] and "Nothing changed" in prompt["content"]
     await h.slash(ANN, "end", channel_id=thread)
     prompt = h.last_message_with("dots:confirm:end")
-    calls = await h.click(ANN, prompt, f"dots:confirm:end:{game_id}")
+    calls = await h.click(ANN, prompt, button_id(prompt, "dots:confirm:end:"))
     assert prompt["components"] == [] and prompt["content"] == "You ended."
     view = await world.service.game(game_id)
     assert view.game.ended and view.is_running
@@ -384,7 +402,9 @@ async def test_end_asks_privately_then_ends_and_says_the_other_plays_on(world: W
     await play(world, thread, (BOB, "C3"), (BOB, "C4"))
     await h.slash(BOB, "end", channel_id=thread)
     calls = await h.click(
-        BOB, h.last_message_with("dots:confirm:end"), f"dots:confirm:end:{game_id}"
+        BOB,
+        h.last_message_with("dots:confirm:end"),
+        button_id(h.last_message_with("dots:confirm:end"), "dots:confirm:end:"),
     )
     assert (await world.service.game(game_id)).status == "over"
     final = posted(calls)[-1]
@@ -406,7 +426,11 @@ async def test_grounding_stop_shows_crosses_and_warns_when_it_would_lose(world: 
     assert ask.is_ephemeral and "Stop?" in ask.content and "lose" in ask.content
     assert ask.files and ask.files[0][1].startswith(b"\x89PNG")
     assert world.snapshot() == before
-    await h.click(ANN, h.last_message_with("dots:confirm:end"), f"dots:confirm:end:{game_id}")
+    await h.click(
+        ANN,
+        h.last_message_with("dots:confirm:end"),
+        button_id(h.last_message_with("dots:confirm:end"), "dots:confirm:end:"),
+    )
     view = await world.service.game(game_id)
     assert view.status == "over" and view.result is not None and view.result.winner is not None
     assert view.result.reason == "stop" and view.result.blue == 5
@@ -422,16 +446,18 @@ async def test_resign_asks_then_posts_result_ratings_and_replay(world: World) ->
     await h.slash(BOB, "resign", channel_id=thread)
     before = world.snapshot()
     prompt = h.last_message_with("dots:confirm:resign")
-    await refused(world, h.click(CAT, prompt, f"dots:confirm:resign:{game_id}"), "not playing")
+    await refused(
+        world, h.click(CAT, prompt, button_id(prompt, "dots:confirm:resign:")), "not playing"
+    )
     assert world.snapshot() == before
-    calls = await h.click(BOB, prompt, f"dots:confirm:resign:{game_id}")
+    calls = await h.click(BOB, prompt, button_id(prompt, "dots:confirm:resign:"))
     final = posted(calls)[-1]
     assert "Pink wins" in final.content and "Ratings:" in final.content
     assert f"<@{ANN.id}>: 1500 →" in final.content
     assert final.files[-1][1][:6] in (b"GIF89a", b"GIF87a")
     assert (await world.service.game(game_id)).result.reason == "resigned"  # type: ignore[union-attr]
     # Buttons of an older prompt now only refuse.
-    await refused(world, h.click(BOB, older, f"dots:confirm:resign:{game_id}"), "over")
+    await refused(world, h.click(BOB, older, button_id(older, "dots:confirm:resign:")), "over")
 
 
 async def test_board_is_public_in_the_thread_and_private_elsewhere(world: World) -> None:
@@ -499,11 +525,8 @@ async def test_leaderboard_stats_and_history_after_a_rated_game(world: World) ->
     game_id, thread = await start_game(world)
     await play(world, thread, (ANN, "E5"))
     await world.harness.slash(BOB, "resign", channel_id=thread)
-    await world.harness.click(
-        BOB,
-        world.harness.last_message_with("dots:confirm:resign"),
-        f"dots:confirm:resign:{game_id}",
-    )
+    prompt = world.harness.last_message_with("dots:confirm:resign")
+    await world.harness.click(BOB, prompt, button_id(prompt, "dots:confirm:resign:"))
     calls = await world.harness.slash(CAT, "leaderboard")
     board = next(c for c in calls if c.kind == 4)
     text = board.payload["data"]["embeds"][0]["description"]  # type: ignore[index]
@@ -714,11 +737,16 @@ async def test_several_games_end_asks_which_then_confirms(world: World) -> None:
     menu = world.harness.last_message_with("dots:pick:end")
     calls = await world.harness.click(ANN, menu, "dots:pick:end:", values=[str(first)])
     ask = private_refusal(calls, "no more moves")
-    assert ask.custom_ids() == [f"dots:confirm:end:{first}", f"dots:confirm:keep:{first}"]
+    assert [c.rsplit(":", 2)[0] for c in ask.custom_ids()] == [
+        f"dots:confirm:end:{first}",
+        f"dots:confirm:keep:{first}",
+    ]
     # Someone else's click on those buttons is refused.
     prompt = world.harness.last_message_with("dots:confirm:end")
     await refused(
-        world, world.harness.click(CAT, prompt, f"dots:confirm:end:{first}"), "not playing"
+        world,
+        world.harness.click(CAT, prompt, button_id(prompt, "dots:confirm:end:")),
+        "not playing",
     )
 
 
@@ -931,9 +959,8 @@ async def finished_game(world: World, a: Member = ANN, b: Member = BOB) -> int:
     game_id, thread = await start_game(world, a, b)
     await play(world, thread, (a, "E5"))
     await world.harness.slash(b, "resign", channel_id=thread)
-    await world.harness.click(
-        b, world.harness.last_message_with("dots:confirm:resign"), f"dots:confirm:resign:{game_id}"
-    )
+    prompt = world.harness.last_message_with("dots:confirm:resign")
+    await world.harness.click(b, prompt, custom_id(prompt, "dots:confirm:resign"))
     return game_id
 
 
@@ -1071,11 +1098,11 @@ async def test_issue10_item7_a_slow_computer_game_and_undo_are_deferred_first(
 async def test_issue10_item7_a_slow_end_or_resign_click_is_deferred_then_edits_the_prompt(
     world: World, monkeypatch: pytest.MonkeyPatch, action: str
 ) -> None:
-    game_id, thread = await start_game(world)
+    _, thread = await start_game(world)
     await world.harness.slash(ANN, action, channel_id=thread)
     prompt = world.harness.last_message_with(f"dots:confirm:{action}")
     before = slowed(monkeypatch, world, action)
-    calls = await world.harness.click(ANN, prompt, f"dots:confirm:{action}:{game_id}")
+    calls = await world.harness.click(ANN, prompt, custom_id(prompt, f"dots:confirm:{action}"))
     assert before == [6]
     assert prompt["components"] == [] and prompt["content"] in ("You ended.", "You resigned.")
     assert posted(calls)[-1].path == f"/channels/{thread}/messages"
@@ -1084,12 +1111,12 @@ async def test_issue10_item7_a_slow_end_or_resign_click_is_deferred_then_edits_t
 async def test_issue10_item7_a_late_refusal_of_a_confirmation_is_private(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game_id, thread = await start_game(world)
+    _, thread = await start_game(world)
     await world.harness.slash(ANN, "end", channel_id=thread)
     prompt = world.harness.last_message_with("dots:confirm:end")
     content = prompt["content"]
     slowed(monkeypatch, world, "end", NotYourTurn("it is not your turn: Blue is to move"))
-    click = world.harness.click(ANN, prompt, f"dots:confirm:end:{game_id}")
+    click = world.harness.click(ANN, prompt, custom_id(prompt, "dots:confirm:end"))
     await refused(world, click, "not your turn")
     assert prompt["content"] == content and prompt["components"]
 

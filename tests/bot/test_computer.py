@@ -87,6 +87,7 @@ async def test_start_is_unrated_with_the_player_in_the_colour_asked(
     assert not view.rated and view.is_running
     assert (view.game.width, view.game.height) == (12, 11)
     assert view.deadline == clock.now() + timedelta(minutes=2)
+    await service.set_user_limits(guild_id=GUILD, computer=20)  # 13 games against it at once
     random_colours = {(await start(service, "random")).pink_id for _ in range(12)}
     assert random_colours == {ALICE, EASY}
 

@@ -27,7 +27,7 @@ from tests.bot.discord_inprocess import (
     World,
     settle,
 )
-from tests.bot.test_cogs import ANN, BOB, CAT, play, posted, refused, start_game
+from tests.bot.test_cogs import ANN, BOB, CAT, button_id, play, posted, refused, start_game
 
 EASY, MEDIUM = COMPUTER_IDS["easy"], COMPUTER_IDS["medium"]
 DOTS = Member(BOT_USER_ID, "dots", bot=True)
@@ -140,7 +140,11 @@ async def test_ending_lets_the_computer_play_on_alone_until_it_ends(world: World
     (thread,) = h.threads()
     await play(world, thread, (ANN, "E5"), (ANN, "E6"))
     await h.slash(ANN, "end", channel_id=thread)
-    calls = await h.click(ANN, h.last_message_with("dots:confirm:end"), "dots:confirm:end:1")
+    calls = await h.click(
+        ANN,
+        h.last_message_with("dots:confirm:end"),
+        button_id(h.last_message_with("dots:confirm:end"), "dots:confirm:end:"),
+    )
     view = await world.service.game(1)
     assert view.status == "over" and view.result is not None
     final = posted(calls)[-1]
@@ -200,7 +204,11 @@ async def test_playing_on_alone_is_one_post_listing_its_dots(world: World) -> No
     (thread,) = h.threads()
     await play(world, thread, (ANN, "E5"), (ANN, "A1"), (ANN, "A3"))
     await h.slash(ANN, "end", channel_id=thread)
-    calls = await h.click(ANN, h.last_message_with("dots:confirm:end"), "dots:confirm:end:1")
+    calls = await h.click(
+        ANN,
+        h.last_message_with("dots:confirm:end"),
+        button_id(h.last_message_with("dots:confirm:end"), "dots:confirm:end:"),
+    )
     in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
     assert len(in_thread) == 2  # Ann's end, then the computer's whole turn
     assert "may play on alone" not in in_thread[0].content  # no instructions for the computer

@@ -15,11 +15,12 @@ import pytest_asyncio
 from sqlalchemy.exc import IntegrityError
 
 from bot.games import GameService
+from bot.games.challenges import UserLimits
 from bot.ratings import Rating, rate_stored
 from bot.storage import Store, migrate
 from bot.storage.migrate import MigrationError, default_location, head
-from bot.storage.rows import ActionRow, Finish, GameRow, RatingRow
-from bot.storage.store import StaleWriteError
+from bot.storage.rows import ActionRow, ChallengeRow, Finish, GameRow, RatingRow
+from bot.storage.store import OverLimitError, StaleWriteError
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 MAIN_V3 = Path(__file__).resolve().parent / "data" / "main-v3.sqlite3"
@@ -118,10 +119,30 @@ async def test_a_file_made_before_alembic_is_stamped_keeps_its_games_and_plays_o
     service = await GameService.open(path)
     assert await service.store.version() == int(head())
     with sqlite3.connect(path) as conn:
-        # Stamped, not rebuilt: the old tables are exactly as they were.
-        schema_after = conn.execute("SELECT name, sql FROM sqlite_master").fetchall()
-        assert set(schema_before) <= set(schema_after)
+        # Stamped, not rebuilt: the old tables are as they were, but for the columns that
+        # revision 0004 added at their end (in place: SQLite's ADD COLUMN, no copy).
+        schema_after = dict(conn.execute("SELECT name, sql FROM sqlite_master").fetchall())
+        for name, sql in schema_before:
+            assert schema_after[name].startswith(sql.removesuffix(")")), name
+        grown = {name for name, sql in schema_before if schema_after[name] != sql}
+        assert grown == {"guilds", "challenges"}
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(head(),)]
+        # 0004: the old challenges (all accepted) count as shown; the limits are the defaults.
+        assert (
+            conn.execute("SELECT status, answer_shown FROM challenges").fetchall()
+            == [("accepted", 1)] * 3
+        )
+        with pytest.raises(sqlite3.IntegrityError, match="ck_max_running_games"):
+            conn.execute(
+                "INSERT INTO guilds (guild_id, max_running_games, updated) VALUES (5, 0, 1)"
+            )
+        with pytest.raises(sqlite3.IntegrityError, match="ck_answer_shown"):
+            conn.execute("UPDATE challenges SET answer_shown = 2")
+    assert await service.store.unshown_accepts() == []
+    assert await service.store.limits(1) == (None, None, None)
+    assert await service.user_limits(guild_id=1) == UserLimits()
+    assert await service.store.save_replay(2, b"GIF89a-old") is True
+    assert await service.store.replay(2) == b"GIF89a-old"
     running = await service.game(1)
     assert running.is_running and len(running.game.actions) == 4
     mover = running.to_move_id
@@ -406,6 +427,135 @@ async def test_two_games_of_one_player_ending_at_once_are_rated_one_after_the_ot
         )
         assert len(history) == 2 and history[1][0] == history[0][1]
         assert history[1][1] == found[0].rating
+    finally:
+        await first.close()
+        await second.close()
+
+
+def a_challenge(**changes: object) -> ChallengeRow:
+    values: dict[str, object] = {
+        "challenge_id": 0, "guild_id": 1, "channel_id": 2, "message_id": None,
+        "challenger_id": 10, "opponent_id": 20, "width": 10, "height": 10, "rules": "standard",
+        "start": "empty", "clock": 60, "colour": "pink", "rated": False, "status": "open",
+        "created": 100.0, "expires": 1000.0, "game_id": None,
+    }  # fmt: skip
+    values.update(changes)
+    return ChallengeRow(**values)  # type: ignore[arg-type]
+
+
+async def test_limits_are_stored_beside_the_settings_and_checked(store: Store) -> None:
+    assert await store.limits(1) == (None, None, None)
+    await store.set_guild(1, game_channel_id=5, default_clock=90, at=1.0)
+    await store.set_limits(1, challenges=3, games=None, computer=7, at=2.0)
+    assert await store.limits(1) == (3, None, 7)
+    assert await store.guild(1) == (5, 90)  # the settings are kept
+    await store.set_limits(2, challenges=None, games=4, computer=None, at=3.0)
+    assert (await store.limits(2), await store.guild(2)) == ((None, 4, None), (None, 60))
+    with pytest.raises(IntegrityError, match="ck_max_open_challenges"):
+        await store.set_limits(1, challenges=1001, games=None, computer=None, at=4.0)
+    assert await store.limits(1) == (3, None, 7)
+
+
+async def test_limit_checked_inserts_return_the_stored_row_or_refuse(store: Store) -> None:
+    made = await store.create_challenge_within(
+        a_challenge(), now=100.0, max_challenges=1, max_games=5
+    )
+    assert made is not None and made.challenge_id > 0 and made.rated is False
+    assert made == await store.challenge(made.challenge_id)
+    with pytest.raises(OverLimitError) as over:
+        await store.create_challenge_within(
+            a_challenge(opponent_id=30), now=100.0, max_challenges=1, max_games=5
+        )
+    assert (over.value.kind, over.value.user_id, over.value.limit) == ("challenges", 10, 1)
+    # The pair already has one open: None (the clash), as create_challenge.
+    assert await store.create_challenge_within(
+        a_challenge(challenger_id=20, opponent_id=10), now=100.0, max_challenges=5, max_games=5
+    ) is None  # fmt: skip
+    await store.create_game(a_game(pink_id=20, blue_id=40))
+    with pytest.raises(OverLimitError) as over:
+        await store.accept_challenge_within(
+            made.challenge_id, a_game(challenge_id=made.challenge_id), now=100.0, max_games=1
+        )
+    assert (over.value.kind, over.value.user_id) == ("games", 20)  # the opponent's first
+    assert (await store.challenge(made.challenge_id)).status == "open"  # type: ignore[union-attr]
+    game = await store.accept_challenge_within(
+        made.challenge_id, a_game(challenge_id=made.challenge_id), now=100.0, max_games=2
+    )
+    assert game is not None and game == await store.game(game.game_id)
+    assert (await store.challenge(made.challenge_id)).game_id == game.game_id  # type: ignore[union-attr]
+    computer = (-1, -2)
+    vs = await store.create_game_within(
+        a_game(pink_id=10, blue_id=-1), user_id=10, max_games=3, max_computer=1,
+        computer_ids=computer,
+    )  # fmt: skip
+    assert vs == await store.game(vs.game_id)
+    with pytest.raises(OverLimitError, match="1 computer"):
+        await store.create_game_within(
+            a_game(pink_id=-2, blue_id=10), user_id=10, max_games=3, max_computer=1,
+            computer_ids=computer,
+        )  # fmt: skip
+    with pytest.raises(OverLimitError, match="2 games"):
+        await store.create_game_within(
+            a_game(pink_id=10, blue_id=-2), user_id=10, max_games=2, max_computer=5,
+            computer_ids=computer,
+        )  # fmt: skip
+    assert await store.execute("SELECT count(*) FROM games") == [(3,)]
+
+
+async def test_unfinished_starts_are_found_until_marked(store: Store) -> None:
+    made = await store.create_challenge(a_challenge(), now=100.0)
+    assert made is not None
+    game = await store.accept_challenge(made.challenge_id, a_game(), now=100.0)
+    assert game is not None
+    other = await store.create_game(a_game(message_id=55))
+    assert await store.unstarted_games() == [game.game_id]
+    assert [c.challenge_id for c in await store.unshown_accepts()] == [made.challenge_id]
+    assert await store.mark_answer_shown(made.challenge_id, message_id=None) is True
+    assert (await store.challenge(made.challenge_id)).message_id is None  # type: ignore[union-attr]
+    assert await store.unshown_accepts() == []
+    assert await store.mark_answer_shown(made.challenge_id, message_id=66) is True
+    assert (await store.challenge(made.challenge_id)).message_id == 66  # type: ignore[union-attr]
+    assert await store.mark_answer_shown(999, message_id=1) is False
+    await store.set_game_thread(game.game_id, thread_id=None, message_id=77)
+    await store.finish_game(other.game_id, Finish("aborted"), at=120.0)
+    assert await store.unstarted_games() == []
+
+
+async def test_a_replay_is_stored_once_and_only_for_a_finished_game(store: Store) -> None:
+    game = await store.create_game(a_game())
+    gif = bytes(range(256)) * 40  # every byte value: stored as binary, not text
+    assert await store.save_replay(game.game_id, gif) is False  # still running
+    assert await store.replay(game.game_id) is None
+    await store.finish_game(game.game_id, Finish("aborted"), at=120.0)
+    assert await store.save_replay(game.game_id, gif) is True
+    assert await store.save_replay(game.game_id, b"GIF89a-other") is False  # kept
+    assert await store.replay(game.game_id) == gif
+    assert await store.save_replay(999, gif) is False  # no such game
+
+
+async def test_accepts_of_two_challenges_at_once_keep_the_running_games_limit(
+    database: str | Path,
+) -> None:
+    # Two Stores: on PostgreSQL two concurrent transactions, each counting 0 running games
+    # for player 10 unless the count and the insert are serialised per player.
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        made = [
+            await first.create_challenge(a_challenge(opponent_id=o), now=100.0) for o in (20, 30)
+        ]
+        results = await asyncio.gather(
+            *(
+                store.accept_challenge_within(
+                    c.challenge_id, a_game(blue_id=c.opponent_id, challenge_id=c.challenge_id),
+                    now=100.0, max_games=1,
+                )
+                for store, c in zip((first, second), made, strict=True)
+                if c is not None
+            ),
+            return_exceptions=True,
+        )  # fmt: skip
+        assert sorted(type(r).__name__ for r in results) == ["GameRow", "OverLimitError"]
+        assert await first.count_running(1, 10) == 1
     finally:
         await first.close()
         await second.close()

@@ -63,7 +63,10 @@ async def test_a_rated_game_is_played_and_stored(
             assert "Pink captures 1" in reply.content
             for n, player in enumerate((s.bob, s.alice)):
                 prompt = await (await fake.slash(player, "end", channel=thread)).reply()
-                done = await fake.click(player, prompt, f"dots:confirm:end:{game_id}")
+                # The button also carries the position it was shown for (moves:instant).
+                end = prompt.custom_ids()[0]
+                assert end.startswith(f"dots:confirm:end:{game_id}:")
+                done = await fake.click(player, prompt, end)
                 assert (await done.reply()).content == "You ended."
                 await fake.wait_until(
                     lambda posts=9 + n: len(fake.posted(thread)) == posts, poll=None

@@ -70,7 +70,7 @@ async def test_a_rate_limited_announcement_in_the_thread_is_retried(
         await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
         prompt = await (await fake.slash(s.bob, "end", channel=game.thread)).reply()
         fault = fake.fail_next("POST", CHANNEL_MESSAGES, status=429, retry_after=0.1)
-        await (await fake.click(s.bob, prompt, f"dots:confirm:end:{game.game_id}")).reply()
+        await (await fake.click(s.bob, prompt, prompt.custom_ids()[0])).reply()
         await fake.wait_until(
             lambda: any("ends" in m.content for m in fake.posted(game.thread)), poll=None
         )

@@ -246,11 +246,12 @@ async def test_a_whole_game_from_challenge_to_leaderboard(
         for n, player in enumerate((s.bob, s.alice)):
             ask = await fake.slash(player, "end", channel=thread)
             prompt = await ask.reply()
-            assert prompt.is_ephemeral and prompt.custom_ids() == [
+            # Each button also carries the position it was shown for (moves:instant).
+            assert prompt.is_ephemeral and [c.rsplit(":", 2)[0] for c in prompt.custom_ids()] == [
                 "dots:confirm:end:1",
                 "dots:confirm:keep:1",
             ]
-            done = await fake.click(player, prompt, "dots:confirm:end:1")
+            done = await fake.click(player, prompt, prompt.custom_ids()[0])
             assert (await done.reply()).content == "You ended."
 
             def announced(posts: int = 9 + n) -> bool:  # opening, seven moves, one per end
@@ -483,8 +484,11 @@ async def test_a_grounding_stop_shows_what_it_hands_over(
         assert "5 of your dots are not grounded" in prompt.content
         assert "you would lose" in prompt.content
         assert prompt.attachments and decode_png(prompt.attachments[0].data)
-        stop = f"dots:confirm:end:{game.game_id}"
-        assert prompt.custom_ids()[0] == stop and prompt.buttons()[0]["label"] == "Stop"
+        stop = prompt.custom_ids()[0]
+        assert (
+            stop.startswith(f"dots:confirm:end:{game.game_id}:")
+            and prompt.buttons()[0]["label"] == "Stop"
+        )
         await (await fake.click(s.alice, prompt, stop)).reply()
         await fake.wait_until(
             lambda: any("Blue wins" in m.content for m in fake.posted(game.thread)),

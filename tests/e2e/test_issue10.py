@@ -231,7 +231,6 @@ async def test_issue10_item8_a_failed_answer_after_a_public_defer_stays_private(
 # -- item 9: a confirmation is for the position it was shown for ----------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 item 9: a stale End acts on the new position")
 async def test_issue10_item9_a_stale_end_confirmation_is_refused_with_a_fresh_one(
     server: Server,
 ) -> None:

@@ -51,7 +51,7 @@ async def test_a_restart_mid_game_keeps_clocks_buttons_and_games(
         await (await fake.slash(s.alice, "move", channel=a.thread, point="E5")).reply()
         await (await fake.slash(s.bob, "move", channel=a.thread, point="F5")).reply()
         prompt = await (await fake.slash(s.alice, "end", channel=a.thread)).reply()
-        assert prompt.custom_ids()[0] == f"dots:confirm:end:{a.game_id}"
+        assert prompt.custom_ids()[0].startswith(f"dots:confirm:end:{a.game_id}:")
         # Game B (30 seconds a move): carol plays, the admin's clock runs.
         b = await start_game(s, s.carol, s.admin, clock=30)
         await (await fake.slash(s.carol, "move", channel=b.thread, point="C3")).reply()
@@ -81,12 +81,12 @@ async def test_a_restart_mid_game_keeps_clocks_buttons_and_games(
         assert actions(db, b.game_id)[-1] == ("dot", 1, "D3")
 
         # A's confirmation from before the restart still works; the game goes on.
-        done = await fake.click(s.alice, prompt, f"dots:confirm:end:{a.game_id}")
+        done = await fake.click(s.alice, prompt, prompt.custom_ids()[0])
         assert (await done.reply()).content == "You ended."
         more = await (await fake.slash(s.bob, "move", channel=a.thread, point="G5")).reply()
         assert not more.is_ephemeral and "plays G5" in more.content
         end = await (await fake.slash(s.bob, "end", channel=a.thread)).reply()
-        await (await fake.click(s.bob, end, f"dots:confirm:end:{a.game_id}")).reply()
+        await (await fake.click(s.bob, end, end.custom_ids()[0])).reply()
         await fake.wait_until(
             lambda: any("(both ended)" in m.content for m in fake.posted(a.thread)), poll=None
         )
