@@ -258,3 +258,12 @@ def test_alone_on_a_big_board_it_closes_in_without_wasting_dots() -> None:
     assert game.is_over
     assert game.score(Player.PINK) == 2 and game.score(Player.BLUE) == 0
     assert decisions <= 9  # eight dots and the end
+
+
+def test_a_time_budget_searches_for_about_that_long() -> None:
+    game = game_after("E5 F6 F5 E6")
+    started = time.perf_counter()
+    decision = ai.choose(game, "hard", seed=1, seconds=0.3)
+    spent = time.perf_counter() - started
+    assert decision.kind == "dot" and decision.iterations > 0
+    assert 0.25 < spent < 1.0
