@@ -17,6 +17,7 @@ When it ends (rule 6) and stops (rule 8.2):
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -73,6 +74,9 @@ def choose(
         ValueError: no level has that name.
     """
     spec = level_named(level) if isinstance(level, str) else level
+    # The time cap and the time budget count from here: on 39x32 the looks before the
+    # search (the fills, the threats) take a noticeable part of them.
+    started = time.perf_counter()
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
@@ -127,8 +131,8 @@ def choose(
         patterns=spec.patterns,
         recent=recent,
         priors=tuple(priors),
-        seconds=seconds,
-        max_seconds=spec.max_seconds if max_seconds is None else max_seconds,
+        seconds=None if seconds is None else _left(seconds, started),
+        max_seconds=_left(spec.max_seconds if max_seconds is None else max_seconds, started),
     )
     if result.index < 0:
         # No free point at all cannot happen in a running game (rule 6.3); ending is the
@@ -181,6 +185,11 @@ def _closing_in(field: Field, filled: Field, player: int) -> int:
         if distance < best_distance and not field.is_suicide(i, player):
             best, best_distance = i, distance
     return best
+
+
+def _left(seconds: float, started: float) -> float:
+    """What is left of ``seconds`` counted from ``started`` (never below zero)."""
+    return max(0.0, seconds - (time.perf_counter() - started))
 
 
 def _outcome(game: Game, me: Player) -> float:

@@ -13,6 +13,7 @@ What it costs is printed by bench/ai.py (playouts per second on 10x10, 20x20 and
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from ai.field import RUNS, Field
@@ -40,12 +41,15 @@ def playout(
     policy: Policy,
     recent: tuple[int, ...] = (),
     played: list[int] | None = None,
+    deadline: float | None = None,
 ) -> int:
     """Play ``field`` on from ``player`` to move until no sensible move is left; mutates it.
 
     ``alone``: the other player has ended (rule 6.2), so ``player`` moves every turn.
     ``recent``: the indices of the last dots, for the local policy. ``played``, when given,
     gets ``index << 2 | player`` of every dot placed (for the search's AMAF statistics).
+    ``deadline`` (a ``time.perf_counter()`` value), when given, is looked at every 64 moves:
+    past it the playout stops unfinished and returns -1 (its result is worth nothing).
     Returns the moves played.
     """
     free = field.free_indices()
@@ -64,6 +68,8 @@ def playout(
     moves = 0
     stuck = 0  # players in a row who found no sensible move
     while moves < limit and free:
+        if deadline is not None and not moves & 63 and moves and time.perf_counter() > deadline:
+            return -1
         chosen = -1
         if urgent and last and random_() < urgent:
             chosen = urgent_answer(field, last, player)

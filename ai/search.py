@@ -170,6 +170,7 @@ def search(
     until it is spent); ``max_seconds`` is a cap either way. Pure but for the field it is
     given, which it does not change.
     """
+    started = time.perf_counter()
     root = Node(-1, 3 - player)
     last = recent[-1] if recent else 0
     root.children = expand(field, player, last, patterns)
@@ -182,7 +183,6 @@ def search(
             child.value += prior.visits * prior.reward
     for child in root.children:
         root.visits += child.visits
-    started = time.perf_counter()
     limits = [s for s in (seconds, max_seconds) if s is not None]
     deadline = started + min(limits) if limits else None
     budget = iterations if iterations is not None else 1 << 60
@@ -192,6 +192,7 @@ def search(
             _iterate(
                 field,
                 player,
+                deadline=deadline,
                 alone=alone,
                 root=root,
                 rng=rng,
@@ -230,6 +231,7 @@ def _iterate(
     rave: float,
     patterns: bool,
     recent: tuple[int, ...],
+    deadline: float | None,
 ) -> None:
     field = root_field.copy()
     player = root_player
@@ -259,7 +261,7 @@ def _iterate(
         if not alone:
             player = 3 - player
     played: list[int] = []
-    playout(
+    finished = playout(
         field,
         player,
         alone=alone,
@@ -267,7 +269,10 @@ def _iterate(
         policy=policy,
         recent=tuple(moves[-2:]),
         played=played,
+        deadline=deadline,
     )
+    if finished < 0:
+        return  # cut off by the deadline: nothing learnt
     score = field.score
     reward = _reward(score[root_player] - score[3 - root_player])
     # AMAF: first[c] is the player who first played point c below the node being updated.
