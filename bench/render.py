@@ -2,7 +2,8 @@
 
 Prints the median milliseconds per PNG and the bytes per PNG for a 10x10 mid-game and for
 39x32 positions with 600+ dots and many bases (and a full board), the size and time of a GIF
-replay of a full 39x32 game, and the colour-blind distances between Pink and Blue.
+replay of a full 39x32 game, the sticker book picture and the cost of finding stickers (issue
+13), and the colour-blind distances between Pink and Blue.
 Run: python bench/render.py [--runs N]
 """
 
@@ -18,12 +19,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games.stickers import (
+    Earned,
+    Sticker,
+    book_entries,
+    stickers_of_game,
+    stickers_of_last_action,
+)
 from engine import Game
 from renderer import layout, render_gif, render_png
 from renderer import palette as colours
 from renderer.demo import sample_game
 from renderer.picture import paint, scene_of
 from renderer.png import compress_level
+from renderer.stickers import render_sticker_book
 from tests.renderer.colourblind import distance
 
 
@@ -65,6 +74,38 @@ def stages(game: Game, runs: int) -> str:
     return ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in parts.items())
 
 
+def sticker_book_ms(runs: int) -> tuple[float, float, int]:
+    """Median wall and CPU milliseconds per sticker book PNG (half the stickers earned), and
+    its bytes."""
+    counts = {sticker: n for n, sticker in enumerate(Sticker) if n % 2 == 0}
+    entries = book_entries(counts)
+    data = render_sticker_book(entries, "Ada's sticker book")  # loads the fonts
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        render_sticker_book(entries, "Ada's sticker book")
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - start_cpu) * 1000)
+    return statistics.median(wall), statistics.median(cpu), len(data)
+
+
+def stickers_ms(game: Game) -> tuple[float, float]:
+    """Milliseconds to find a whole game's stickers by replay, and the median microseconds to
+    find one move's given what the game earned before (issue 13's post after each move)."""
+    start = time.perf_counter()
+    stickers_of_game(game)
+    replay = (time.perf_counter() - start) * 1000
+    step = Game.at_start(game.record)
+    earlier: list[Earned] = []
+    per_move = []
+    for action in game.actions[:-1]:
+        step.apply(action)
+        start = time.perf_counter()
+        earlier += stickers_of_last_action(step, earlier=earlier)
+        per_move.append((time.perf_counter() - start) * 1e6)
+    return replay, statistics.median(per_move)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=60)
@@ -92,6 +133,17 @@ def main() -> None:
     print(
         f"GIF of a full 39x32 game ({len(full.actions)} actions): {len(gif) / 1e6:.2f} MB "
         f"in {spent:.1f} s (CPU {spent_cpu:.1f} s; target <= 8 MB)"
+    )
+
+    book_ms, book_cpu, book_bytes = sticker_book_ms(max(10, args.runs // 3))
+    print(
+        f"sticker book ({len(Sticker)} stickers): median {book_ms:.1f} ms per PNG "
+        f"(median CPU {book_cpu:.1f}), {book_bytes / 1000:.1f} KB"
+    )
+    replay_ms, move_us = stickers_ms(full)
+    print(
+        f"stickers of the full 39x32 game: {replay_ms:.0f} ms by replay (at its end), "
+        f"median {move_us:.1f} us after a move"
     )
 
     print(

@@ -13,6 +13,7 @@ finishes at start-up what a kill interrupted).
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -21,7 +22,6 @@ from bot import text
 from bot.cogs.common import (
     GameBot,
     bot_of,
-    jump_url,
     picture_file,
     picture_names,
     send_to_game,
@@ -58,7 +58,9 @@ async def open_game_thread(
             home = view.channel_id
         if home is not None:
             parent = bot.get_partial_messageable(home, guild_id=view.guild_id)
-            message = await parent.send(f"Game #{view.game_id}: {jump_url(view)}")
+            # The thread opens on this message, so it needs no link (the game's own channel
+            # may be another game's thread, which is not this game's home).
+            message = await parent.send(f"Game #{view.game_id}: its thread is below.")
         elif message is None:
             assert interaction is not None
             message = await interaction.original_response()
@@ -81,7 +83,9 @@ async def post_game_start(
         thread_id = await open_game_thread(bot, interaction, view, message)
         if thread_id is not None:
             await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
-            view = await bot.service.game(view.game_id)
+            # Not read back from the service: the computer, moving first, may have played
+            # already, and the first picture shows the start.
+            view = replace(view, thread_id=thread_id)
     headline = "The game starts. Play with `/move` (e.g. `/move E5`)."
     if is_computer(view.pink_id):
         headline = f"The game starts. {computer_name(view.pink_id)} moves first."
