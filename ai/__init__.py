@@ -1,4 +1,8 @@
-"""The computer player: Monte-Carlo tree search over the engine (pure: no I/O, seeded).
+"""The computer player: Monte-Carlo tree search on its own Field (pure: no I/O, seeded).
+
+The search (ai/search.py) plays its playouts (ai/playout.py) on ai/field.py's Field, a compact
+board that gives the engine's captures and scores exactly (tests/ai/test_field.py checks it
+against engine/board.py move by move); the engine stays the reference for the rules.
 
 ``choose(game, level, seed)`` returns a Decision: ``Decision("dot", point)`` or
 ``Decision("end")`` (a stop under grounding rules); ``decision.action(player)`` is the engine
@@ -11,6 +15,7 @@ Action to apply. It reads the game and never changes it, so it can run off the e
 with a ProcessPoolExecutor (a Record and a Game both pickle) or a thread pool. Levels are
 "easy", "medium" and "hard" (``LEVELS``); the budget is a count of search iterations, so the
 same position, level and seed give the same decision unless the level's time cap cut it short.
+``choose(..., seconds=S)`` searches for S seconds instead (equal-time matches in bench/ai.py).
 """
 
 from ai.levels import LEVELS, Level, level_named

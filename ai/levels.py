@@ -11,8 +11,9 @@ from ai.playout import Policy
 class Level:
     """One level: iterations of the search per move (the budget, so a seed reproduces a move),
     the UCT exploration constant, the playout policy, whether the root's one-move look gives
-    a head start to captures and to rescues (blocking the opponent's capture), and a safety cap
-    in seconds (hit only on a loaded machine; a capped search is not reproducible)."""
+    a head start to captures and to rescues (blocking the opponent's capture), a safety cap
+    in seconds (hit on big boards and loaded machines; a capped search is not reproducible),
+    the AMAF constant K (``rave``; 0: plain UCT) and whether new nodes get pattern priors."""
 
     name: str
     iterations: int
@@ -21,15 +22,35 @@ class Level:
     captures: bool = True
     rescues: bool = True
     max_seconds: float = 1.5
+    rave: float = 300.0
+    patterns: bool = True
 
 
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         # Easy takes a free capture but does not see the opponent's threats coming.
-        Level("easy", iterations=30, exploration=1.0, policy=Policy(local=0.5), rescues=False),
-        Level("medium", iterations=300, exploration=0.7, policy=Policy(local=0.5)),
-        Level("hard", iterations=1500, exploration=0.5, policy=Policy(local=0.5)),
+        # Easy and medium search as before issue 15 (plain UCT: no AMAF, no pattern priors,
+        # no urgent answers in the playouts), only on the faster Field.
+        Level(
+            "easy",
+            iterations=30,
+            exploration=1.0,
+            policy=Policy(local=0.5),
+            rescues=False,
+            rave=0.0,
+            patterns=False,
+        ),
+        Level(
+            "medium",
+            iterations=300,
+            exploration=0.7,
+            policy=Policy(local=0.5),
+            rave=0.0,
+            patterns=False,
+        ),
+        # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts.
+        Level("hard", iterations=1500, exploration=0.2, policy=Policy(local=0.5, urgent=0.5)),
     )
 }
 

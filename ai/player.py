@@ -17,14 +17,15 @@ When it ends (rule 6) and stops (rule 8.2):
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ai.field import Field
 from ai.levels import Level, level_named
-from ai.playout import Geometry, is_suicide
 from ai.search import Prior, candidates, search
 from ai.tactics import fill_alone, gains, threats
-from engine import Action, Board, Game, GameOverError, Player, Point, Record
+from engine import Action, Game, GameOverError, Player, Point, Record
 
 # A capture or a rescue found by the root's one-move look starts with this many visits at
 # these rewards: enough to be searched first at low budgets, few enough to be overturned.
@@ -59,24 +60,29 @@ def choose(
     *,
     iterations: int | None = None,
     max_seconds: float | None = None,
+    seconds: float | None = None,
 ) -> Decision:
     """Decide the move of the player to move in ``game``; the game is not changed.
 
     The same position, level and seed give the same decision unless the level's time cap
     (``max_seconds``) cut the search short; ``seed=None`` draws a fresh seed. ``iterations``
-    and ``max_seconds`` override the level's.
+    and ``max_seconds`` override the level's. ``seconds`` searches for that long instead of
+    a count of iterations (equal-time matches; not reproducible).
 
     Raises:
         GameOverError: the game is over.
         ValueError: no level has that name.
     """
     spec = level_named(level) if isinstance(level, str) else level
+    # The time cap and the time budget count from here: on 39x32 the looks before the
+    # search (the fills, the threats) take a noticeable part of them.
+    started = time.perf_counter()
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
     rng = random.Random(seed)
-    board = game.board.copy()
-    geometry = Geometry(board)
+    board = game.board
+    field = Field.from_board(board)
     player = int(me)
     alone = me.opponent in game.ended
 
@@ -86,40 +92,47 @@ def choose(
         if preview.allowed and final[me] > final[me.opponent]:
             return Decision("end", value=1.0)
     else:
-        filled = fill_alone(board, player, geometry)
-        gain_alone = filled.score(me) - board.score(me)
+        filled = fill_alone(field, player)
+        gain_alone = filled.score[player] - field.score[player]
         if alone:
             if gain_alone == 0:
                 return Decision("end", value=_outcome(game, me))
-            return Decision("dot", board.point_at(_closing_in(board, filled, player, geometry)))
+            return Decision("dot", board.point_at(_closing_in(field, filled, player)))
         if gain_alone == 0:
-            after = fill_alone(board, 3 - player, geometry)
-            if after.score(me) > after.score(me.opponent):
+            after = fill_alone(field, 3 - player)
+            if after.score[player] > after.score[3 - player]:
                 return Decision("end", value=1.0)
 
     priors: list[Prior] = []
     if spec.captures:
-        for i, gain in gains(board, player, candidates(board, player, geometry), geometry).items():
+        for i, gain in gains(field, player, candidates(field, player)).items():
             priors.append(Prior(i, PRIOR_VISITS * gain, CAPTURE_REWARD))
     if spec.rescues and not alone:
         taken = {p.index for p in priors}
-        for i, loss in threats(board, player, geometry).items():
+        for i, loss in threats(field, player).items():
             if i not in taken:
                 priors.append(Prior(i, PRIOR_VISITS * loss, RESCUE_REWARD))
     recent = tuple(
-        board.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
+        field.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
     )[-2:]
+    if seconds is not None:
+        budget: int | None = iterations
+    else:
+        budget = spec.iterations if iterations is None else iterations
     result = search(
-        board,
+        field,
         player,
         alone=alone,
-        iterations=spec.iterations if iterations is None else iterations,
+        iterations=budget,
         rng=rng,
         policy=spec.policy,
         exploration=spec.exploration,
+        rave=spec.rave,
+        patterns=spec.patterns,
         recent=recent,
         priors=tuple(priors),
-        max_seconds=spec.max_seconds if max_seconds is None else max_seconds,
+        seconds=None if seconds is None else _left(seconds, started),
+        max_seconds=_left(spec.max_seconds if max_seconds is None else max_seconds, started),
     )
     if result.index < 0:
         # No free point at all cannot happen in a running game (rule 6.3); ending is the
@@ -135,6 +148,7 @@ def choose_from_record(
     *,
     iterations: int | None = None,
     max_seconds: float | None = None,
+    seconds: float | None = None,
 ) -> Decision:
     """``choose`` for the game a record describes (a small picklable input for a process pool).
 
@@ -143,10 +157,12 @@ def choose_from_record(
         DotsError: the record holds an illegal action.
     """
     game = Game.replay(record)
-    return choose(game, level, seed, iterations=iterations, max_seconds=max_seconds)
+    return choose(
+        game, level, seed, iterations=iterations, max_seconds=max_seconds, seconds=seconds
+    )
 
 
-def _closing_in(board: Board, filled: Board, player: int, geometry: Geometry) -> int:
+def _closing_in(field: Field, filled: Field, player: int) -> int:
     """Playing alone: the safe free point nearest (in steps up, down, left, right) to an
     opponent's dot that filling alone would take, lowest index first among equals.
 
@@ -156,19 +172,24 @@ def _closing_in(board: Board, filled: Board, player: int, geometry: Geometry) ->
     full board).
     """
     opponent = 3 - player
-    stride = geometry.stride
+    stride = field.stride
     targets = [
         divmod(i, stride)
-        for i in range(stride + 1, stride * (board.height + 1) - 1)
-        if board.live_at(i) == opponent and filled.live_at(i) != opponent
+        for i in range(stride + 1, stride * (field.height + 1) - 1)
+        if field.live[i] == opponent and filled.live[i] != opponent
     ]
     best, best_distance = -1, 1 << 30
-    for i in board.free_indices():
+    for i in field.free_indices():
         row, col = divmod(i, stride)
         distance = min((abs(row - r) + abs(col - c) for r, c in targets), default=0)
-        if distance < best_distance and not is_suicide(board, i, player, geometry):
+        if distance < best_distance and not field.is_suicide(i, player):
             best, best_distance = i, distance
     return best
+
+
+def _left(seconds: float, started: float) -> float:
+    """What is left of ``seconds`` counted from ``started`` (never below zero)."""
+    return max(0.0, seconds - (time.perf_counter() - started))
 
 
 def _outcome(game: Game, me: Player) -> float:

@@ -1,12 +1,20 @@
-"""Strength and speed of the computer player's levels (issue 7): matches on 10x10.
+"""Strength and speed of the computer player's levels (issues 7 and 15).
 
-First prints what a playout costs with and without the local preference and the ring check.
-Then plays hard against medium, medium against easy and easy against a uniformly random mover,
-N games each with colours alternating, in a pool of worker processes. Prints the stronger side's
-wins, the draws and the losses, and the max and mean seconds a move for each level.
-Targets: each stronger level wins at least 80%; hard takes at most 2 s a move.
-Run: python bench/ai.py [--games N] [--workers W] [--pairs hard-medium,medium-easy,easy-random]
+First prints playouts per second before (bench/ai_baseline.py: the search as it was before
+issue 15, frozen) and after (ai/playout.py on ai/field.py), side by side, on 10x10, 20x20 and
+39x32 (--speed-sizes; batches interleaved so a shared machine's load hits both alike).
+Then plays the pairings, N games each with colours alternating, in a pool of worker processes,
+and prints the stronger side's wins, draws and losses and each level's seconds per move.
+Level names: easy, medium, hard (ai/levels.py), ``old-hard`` (today's hard before issue 15,
+frozen in bench/ai_baseline.py) and ``random`` (a uniformly random mover).
+--seconds S gives every search S seconds a move instead of its level's iteration budget
+(equal time for both sides: the issue's must-show is --pairs hard-old-hard --seconds 1).
+Targets: each stronger level wins at least 80%; the new hard beats old-hard at least 75%.
+Run: python bench/ai.py [--games N] [--workers W] [--size 10] [--seconds 1]
+       [--pairs hard-old-hard,hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
+   the must-show: python bench/ai.py --pairs hard-old-hard --seconds 1 --games 100 --size 10
+                  python bench/ai.py --pairs hard-old-hard --seconds 1 --games 40 --size 20
 """
 
 from __future__ import annotations
@@ -23,11 +31,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import ai_baseline
+
 import ai
-from ai.playout import Geometry, Policy, playout
-from engine import Board, Game, Player
+from ai.field import Field
+from ai.playout import Policy, playout
+from engine import Action, Board, Game, Player
 
 RANDOM = "random"
+OLD = "old-hard"
 
 
 @dataclass(frozen=True)
@@ -53,13 +65,14 @@ def play(
     seed: int,
     size: int,
     levels_by_name: dict[str, ai.Level],
+    seconds: float | None = None,
 ) -> GameOutcome:
     """Play game ``number`` of a match; the stronger level is Pink in even-numbered games."""
     pink, blue = (strong, weak) if number % 2 == 0 else (weak, strong)
     levels = {Player.PINK: pink, Player.BLUE: blue}
     game = Game(size, size)
     rng = random.Random(seed * 7919 + number)
-    seconds: dict[str, list[float]] = defaultdict(list)
+    timings: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
     moves = 0
     while not game.is_over:
@@ -70,12 +83,26 @@ def play(
         if level == RANDOM:
             point = rng.choice(list(game.board.free_points()))
             game.place(point, mover)
+        elif level == OLD:
+            old = ai_baseline.LEVELS["hard"]
+            if seconds is None:
+                found = ai_baseline.choose(game, old, seed=rng.randrange(2**32))
+            else:
+                found = ai_baseline.choose(
+                    game, old, seed=rng.randrange(2**32), iterations=1 << 40, max_seconds=seconds
+                )
+            timings[level].append(time.perf_counter() - started)
+            if seconds is None and 0 < found.iterations < old.iterations:
+                capped[level] += 1
+            game.apply(Action(found.kind, mover, found.point))
         else:
-            decision = ai.choose(game, levels_by_name[level], seed=rng.randrange(2**32))
-            seconds[level].append(time.perf_counter() - started)
+            decision = ai.choose(
+                game, levels_by_name[level], seed=rng.randrange(2**32), seconds=seconds
+            )
+            timings[level].append(time.perf_counter() - started)
             # A search cut short by the level's time cap ran fewer iterations than its budget
             # (a dot played alone runs no search: 0 iterations).
-            if 0 < decision.iterations < levels_by_name[level].iterations:
+            if seconds is None and 0 < decision.iterations < levels_by_name[level].iterations:
                 capped[level] += 1
             game.apply(decision.action(mover))
         moves += 1
@@ -89,22 +116,35 @@ def play(
         f"{result.pink}-{result.blue}",
         result.reason,
         moves,
-        dict(seconds),
+        dict(timings),
         dict(capped),
     )
 
 
-def playout_cost(policy: Policy, size: int, count: int = 300) -> float:
-    """Milliseconds per playout from the empty board, the median of batches of 30."""
+def playout_rates(width: int, height: int, seconds: float = 3.0) -> tuple[float, float, float]:
+    """Playouts per second from the empty board: before (the frozen baseline on the engine's
+    Board), after (the new playout on a Field, urgent answers off) and after with the levels'
+    policy. Batches alternate so a shared machine's load falls on all alike."""
     rng = random.Random(1)
-    batches = []
-    for _ in range(count // 30):
+    old_policy = ai_baseline.Policy(local=0.5)
+    policies = (Policy(local=0.5), ai.LEVELS["hard"].policy)
+    counts = [0, 0, 0]
+    spent = [0.0, 0.0, 0.0]
+    empty = Field(width, height)
+    while min(spent) < seconds / 3:
         started = time.perf_counter()
-        for _ in range(30):
-            board = Board(size, size)
-            playout(board, 1, alone=False, rng=rng, policy=policy, geometry=Geometry(board))
-        batches.append((time.perf_counter() - started) / 30 * 1000)
-    return sorted(batches)[len(batches) // 2]
+        board = Board(width, height)
+        ai_baseline.playout(
+            board, 1, alone=False, rng=rng, policy=old_policy, geometry=ai_baseline.Geometry(board)
+        )
+        spent[0] += time.perf_counter() - started
+        counts[0] += 1
+        for k, policy in enumerate(policies, 1):
+            started = time.perf_counter()
+            playout(empty.copy(), 1, alone=False, rng=rng, policy=policy)
+            spent[k] += time.perf_counter() - started
+            counts[k] += 1
+    return counts[0] / spent[0], counts[1] / spent[1], counts[2] / spent[2]
 
 
 def main() -> None:
@@ -113,7 +153,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", type=int, default=10)
-    parser.add_argument("--pairs", default="hard-medium,medium-easy,easy-random")
+    parser.add_argument("--pairs", default="hard-old-hard,hard-medium,medium-easy,easy-random")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds a move, all sides")
+    parser.add_argument("--speed-sizes", default="10x10,20x20,39x32", help="'' to skip")
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
     parser.add_argument("--every", type=int, default=0, help="a table every N games")
     parser.add_argument("--set", action="append", default=[], help="level.field=value")
@@ -130,14 +172,19 @@ def main() -> None:
             levels[name] = dataclasses.replace(levels[name], policy=policy)
     for name in ai.LEVELS:
         print(levels[name], flush=True)
-    pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
-    print(f"playout from the empty {args.size}x{args.size} board, ms (median of batches):")
-    for label, policy in (
-        ("uniform, no ring check", Policy(local=0.0, avoid_rings=False)),
-        ("local 0.5, no ring check", Policy(local=0.5, avoid_rings=False)),
-        ("local 0.5, ring check (the levels)", Policy(local=0.5, avoid_rings=True)),
-    ):
-        print(f"  {label:<36} {playout_cost(policy, args.size):.3f}", flush=True)
+    pairs = [_pair(p) for p in args.pairs.split(",") if p]
+    if args.speed_sizes:
+        print("playouts per second from the empty board (before: engine Board + old policy;")
+        print("after: Field, same policy; after+urgent: Field, the levels' policy)")
+        print(f"{'size':<7} {'before':>8} {'after':>8} {'x':>5} {'after+urgent':>13}")
+        for size in args.speed_sizes.split(","):
+            width, height = (int(n) for n in size.split("x"))
+            before, after, levels_rate = playout_rates(width, height)
+            print(
+                f"{size:<7} {before:>8.1f} {after:>8.1f} {after / before:>5.2f}"
+                f" {levels_rate:>13.1f}",
+                flush=True,
+            )
     started = time.perf_counter()
     outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -152,6 +199,7 @@ def main() -> None:
                 seed=args.seed,
                 size=args.size,
                 levels_by_name=levels,
+                seconds=args.seconds,
             )
             for n in range(args.games)
             for strong, weak in pairs
@@ -171,6 +219,15 @@ def main() -> None:
     report(outcomes, pairs, args, time.perf_counter() - started)
 
 
+def _pair(text: str) -> tuple[str, str]:
+    """``hard-old-hard`` -> ("hard", "old-hard"): the first dash that leaves two names."""
+    names = {*ai.LEVELS, OLD, RANDOM}
+    for k, char in enumerate(text):
+        if char == "-" and text[:k] in names and text[k + 1 :] in names:
+            return text[:k], text[k + 1 :]
+    raise SystemExit(f"{text}: a pairing is two of {', '.join(sorted(names))} joined by '-'")
+
+
 def report(
     outcomes: dict[tuple[str, str], list[GameOutcome]],
     pairs: list[tuple[str, ...]],
@@ -181,8 +238,10 @@ def report(
     seconds: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
     print()
+    budget = f"{args.seconds} s a move each" if args.seconds else "the levels' budgets"
     print(
-        f"{args.size}x{args.size}, standard rules, empty start, up to {args.games} games a pairing"
+        f"{args.size}x{args.size}, standard rules, empty start, {budget},"
+        f" up to {args.games} games a pairing"
     )
     print(
         f"{'stronger vs weaker':<20} {'games':>5} {'wins':>5} {'draws':>6} {'losses':>7}"
@@ -206,7 +265,7 @@ def report(
                 capped[level] += g.capped.get(level, 0)
     print()
     print(f"{'level':<8} {'moves':>6} {'max s/move':>11} {'mean s/move':>12} {'capped':>7}")
-    for level in ai.LEVELS:
+    for level in (*ai.LEVELS, OLD):
         values = seconds.get(level)
         if values:
             print(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
@@ -22,6 +21,7 @@ from bot.app import create_bot
 from bot.config import ConfigError, Settings
 from bot.local import LocalOptions, add_arguments, options_from, play_local
 from bot.logs import redact_handlers
+from bot.storage import UnusableDatabaseError
 
 log = logging.getLogger("bot")
 
@@ -93,6 +93,13 @@ def run_local(options: LocalOptions) -> int:
     """Play in the terminal; an unexpected failure is one line, not a traceback."""
     try:
         return asyncio.run(play_local(options))
+    except UnusableDatabaseError as error:
+        print(
+            f"dots-bot local: the database {options.database} is not one the bot can use "
+            f"({error}): give another file with --db, or move this one away.",
+            file=sys.stderr,
+        )
+        return 1
     except Exception as error:
         logging.getLogger("bot.local").debug("terminal mode failed", exc_info=error)
         print(
@@ -150,9 +157,9 @@ async def serve(settings: Settings, *, bot: commands.Bot | None = None) -> int:
                 _safe(error, settings.token),
             )
         return 1
-    except sqlite3.DatabaseError as error:
+    except UnusableDatabaseError as error:
         log.error(
-            "The database file %s is not a SQLite database the bot can use (%s): set "
+            "The database %s is not one the bot can use (%s): set "
             "DOTS_DATABASE to another file, or move this one away.",
             settings.database,
             error,

@@ -101,11 +101,11 @@ class Events(commands.Cog):
         the move it answers."""
         outcome = event.outcome
         await self.bot.posts.idle(outcome.view.game_id)
-        if outcome.view.thread_id is None:
-            # Committed before the game's thread was recorded (a first move, the computer
-            # Pink): the thread opened since is where the game is played.
-            current = await self.bot.service.game(outcome.view.game_id)
-            outcome = replace(outcome, view=replace(outcome.view, thread_id=current.thread_id))
+        # The computer may have moved before its game had a thread (it plays first as soon as
+        # the game is stored): post where the game is played now, not where it was then.
+        home = await self.bot.service.game(outcome.view.game_id)
+        if home.thread_id != outcome.view.thread_id:
+            outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
         await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
 
 

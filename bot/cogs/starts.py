@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import ExitStack
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -23,7 +24,6 @@ from bot.cogs.common import (
     GameBot,
     bot_of,
     in_time,
-    jump_url,
     picture_file,
     picture_names,
     post_answer,
@@ -62,7 +62,9 @@ async def open_game_thread(
             home = view.channel_id
         if home is not None:
             parent = bot.get_partial_messageable(home, guild_id=view.guild_id)
-            message = await send(parent, f"Game #{view.game_id}: {jump_url(view)}")
+            # The thread opens on this message, so it needs no link (the game's own channel
+            # may be another game's thread, which is not this game's home).
+            message = await send(parent, f"Game #{view.game_id}: its thread is below.")
         elif message is None:
             assert interaction is not None
             message = await interaction.original_response()
@@ -85,7 +87,9 @@ async def post_game_start(
         thread_id = await open_game_thread(bot, interaction, view, message)
         if thread_id is not None:
             await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
-            view = await bot.service.game(view.game_id)
+            # Not read back from the service: the computer, moving first, may have played
+            # already, and the first picture shows the start.
+            view = replace(view, thread_id=thread_id)
     headline = "The game starts. Play with `/move` (e.g. `/move E5`)."
     if is_computer(view.pink_id):
         headline = f"The game starts. {computer_name(view.pink_id)} moves first."

@@ -130,6 +130,8 @@ class ComputerCases(ChallengeCases, PlayCases):
             guild_id=guild_id, channel_id=channel_id, pink_id=pink, blue_id=blue, options=options
         )
         if is_computer(view.to_move_id):
+            # The computer plays at once: the caller shows the start as it was.
+            view = replace(view, game=snapshot(view.game))
             self._computer_to_play(view.game_id)
         return view
 

@@ -14,6 +14,7 @@ that would pass it, which on PostgreSQL first locks the players it counts for
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
@@ -35,6 +36,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database, Prepared
@@ -86,6 +88,10 @@ _INSERT_ACTION = Prepared(insert(actions), returns_rows=False)
 _READ_GAME = select(*_GAME_COLS).where(games.c.game_id == bindparam("g"))
 
 
+class UnusableDatabaseError(RuntimeError):
+    """The database cannot be used at all (not a SQLite file, or the server refuses us)."""
+
+
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
 
@@ -121,13 +127,19 @@ class Store:
 
         Raises:
             MigrationError: a migration failed (the database stays at the revision before it).
+            UnusableDatabaseError: ``target`` is no database the bot can read (a file that is
+                not SQLite, a database that refuses us).
         """
-        db = await Database.open(target)
         try:
-            await migrate(db, migrations)
-        except BaseException:
-            await db.close()
-            raise
+            db = await Database.open(target)
+            try:
+                await migrate(db, migrations)
+            except BaseException:
+                await db.close()
+                raise
+        except (sqlite3.DatabaseError, DBAPIError) as error:
+            # The driver's own words ("file is not a database"), without SQLAlchemy's wrapping.
+            raise UnusableDatabaseError(str(getattr(error, "orig", None) or error)) from error
         return cls(db)
 
     async def close(self) -> None:

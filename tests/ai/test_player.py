@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import time
 
 import pytest
 
@@ -76,21 +77,23 @@ def test_a_whole_game_between_levels_is_legal_to_the_end() -> None:
     assert moves <= 6 * 6 + 2
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_takes_a_free_capture(seed: int) -> None:
+@pytest.mark.parametrize("level", ["easy", "hard"])
+@pytest.mark.parametrize("seed", range(3))
+def test_takes_a_free_capture(seed: int, level: str) -> None:
     # Blue's E5 is walled in on three sides by Pink; E4 closes the ring.
     game = game_after("E6 E5 D5 J9 F5 A9")
     assert capture_threats(game, Player.PINK) == [Point.parse("E4")]
-    decision = ai.choose(game, "easy", seed=seed, iterations=FEW)
+    decision = ai.choose(game, level, seed=seed, iterations=FEW)
     assert decision.point == Point.parse("E4")
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_saves_a_dot_about_to_be_surrounded(seed: int) -> None:
+@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("seed", range(3))
+def test_saves_a_dot_about_to_be_surrounded(seed: int, level: str) -> None:
     # Pink threatens E4 around Blue's E5; Blue to move must stop that (easy may not see it).
     game = game_after("E6 E5 D5 J9 F5")
     assert capture_threats(game, Player.PINK) == [Point.parse("E4")]
-    decision = ai.choose(game, "medium", seed=seed, iterations=FEW)
+    decision = ai.choose(game, level, seed=seed, iterations=FEW)
     assert decision.kind == "dot" and decision.point is not None
     game.place(decision.point)
     assert capture_threats(game, Player.PINK) == []
@@ -153,12 +156,60 @@ def test_plays_on_alone_after_the_opponent_ended_then_ends() -> None:
     assert game.result is not None and game.result.reason == "ended"
 
 
-def test_same_seed_same_decision() -> None:
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_same_seed_same_decision(level: str) -> None:
     game = random_game(random.Random(3))
-    first = ai.choose(game, "medium", seed=42, iterations=150)
-    again = ai.choose(game, "medium", seed=42, iterations=150)
+    first = ai.choose(game, level, seed=42, iterations=150, max_seconds=60)
+    again = ai.choose(game, level, seed=42, iterations=150, max_seconds=60)
     assert first == again
     assert first.value == again.value and first.iterations == again.iterations == 150
+    # Another seed searches another way (the value it reports differs).
+    other = ai.choose(game, level, seed=43, iterations=150, max_seconds=60)
+    assert other.value != first.value
+
+
+def is_taken_at_once(game: Game, point: Point, player: Player) -> bool:
+    """The engine's truth: a dot there is inside a base straight after it is placed."""
+    trial = game.board.copy()
+    trial.place(point, player)
+    return not trial.is_live(point)
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_never_plays_into_an_enemy_ring_when_another_move_exists(level: str) -> None:
+    # Pink's empty ring round D4 (and random positions): the computer never throws a dot in.
+    checked = 0
+    game = game_after("D5 J9 C4 J8 E4 J7 D3")
+    for seed in range(4):
+        decision = ai.choose(game, level, seed=seed, iterations=FEW)
+        assert decision.point != Point.parse("D4")
+    rng = random.Random(17)
+    while checked < 12:
+        game = random_game(rng)
+        mover = game.to_move
+        if mover is None or game.is_over:
+            continue
+        safe = [p for p in game.board.free_points() if not is_taken_at_once(game, p, mover)]
+        decision = ai.choose(game, level, seed=checked, iterations=FEW)
+        if decision.kind == "dot" and safe:
+            assert decision.point is not None
+            assert not is_taken_at_once(game, decision.point, mover)
+            checked += 1
+
+
+def test_hard_keeps_to_its_time_budget_on_the_biggest_board() -> None:
+    # 39x32 (rule 1.1's largest), 300 dots in: the level's cap holds the move under 2 s.
+    rng = random.Random(3)
+    game = Game(39, 32)
+    for _ in range(300):
+        game.place(rng.choice(list(game.board.free_points())))
+    hard = ai.level_named("hard")
+    started = time.perf_counter()
+    decision = ai.choose(game, hard, seed=1)
+    spent = time.perf_counter() - started
+    assert decision.kind == "dot"
+    assert 0 < decision.iterations < hard.iterations  # the cap, not the count, ended it
+    assert spent < hard.max_seconds + 0.5
 
 
 def test_choose_leaves_the_game_as_it_was() -> None:
@@ -207,3 +258,12 @@ def test_alone_on_a_big_board_it_closes_in_without_wasting_dots() -> None:
     assert game.is_over
     assert game.score(Player.PINK) == 2 and game.score(Player.BLUE) == 0
     assert decisions <= 9  # eight dots and the end
+
+
+def test_a_time_budget_searches_for_about_that_long() -> None:
+    game = game_after("E5 F6 F5 E6")
+    started = time.perf_counter()
+    decision = ai.choose(game, "hard", seed=1, seconds=0.3)
+    spent = time.perf_counter() - started
+    assert decision.kind == "dot" and decision.iterations > 0
+    assert 0.25 < spent < 1.0

@@ -164,9 +164,13 @@ async def test_after_the_player_ends_the_computer_plays_on_alone_and_ends(
     service: GameService,
 ) -> None:
     view = await start(service)
-    for point in ("E5", "F6", "C3"):
+    placed = 0
+    for point in ("E5", "F6", "C3", "H8", "B8"):
+        if placed == 3 or not (await service.game(view.game_id)).game.board.is_free(point):
+            continue  # the computer's replies may have taken it
         await service.place(game_id=view.game_id, user_id=ALICE, point=point)
         assert await service.computer_move(game_id=view.game_id) is not None
+        placed += 1
     await service.end(game_id=view.game_id, user_id=ALICE)
     alone = []
     while (outcome := await service.computer_move(game_id=view.game_id)) is not None:
@@ -185,12 +189,13 @@ async def test_undo_takes_back_the_move_and_the_reply_and_restarts_the_clock(
     view = await start(service, clock=timedelta(minutes=5))
     await service.place(game_id=view.game_id, user_id=ALICE, point="E5")
     await service.computer_move(game_id=view.game_id)
-    await service.place(game_id=view.game_id, user_id=ALICE, point="C3")
+    # A10: beyond the computer's reach from E5 (it answers within two steps of a dot).
+    await service.place(game_id=view.game_id, user_id=ALICE, point="A10")
     reply = await service.computer_move(game_id=view.game_id)
     assert reply is not None
     clock.advance(timedelta(minutes=3))
     taken_back = await service.undo(game_id=view.game_id, user_id=ALICE)
-    assert [a.point for a in taken_back.taken] == [Point.parse("C3"), reply.action.point]  # type: ignore[union-attr]
+    assert [a.point for a in taken_back.taken] == [Point.parse("A10"), reply.action.point]  # type: ignore[union-attr]
     undone = taken_back.view
     assert [a.point.name for a in undone.game.actions if a.point] == [
         "E5",
@@ -205,8 +210,8 @@ async def test_undo_takes_back_the_move_and_the_reply_and_restarts_the_clock(
     assert undone.game.board.picture() == expected.board.picture()
     reopened = await service.game(view.game_id)
     assert reopened.game.board.picture() == expected.board.picture()
-    # The game goes on from there: C3 is free again and the computer answers again.
-    await service.place(game_id=view.game_id, user_id=ALICE, point="C3")
+    # The game goes on from there: A10 is free again and the computer answers again.
+    await service.place(game_id=view.game_id, user_id=ALICE, point="A10")
     assert await service.computer_move(game_id=view.game_id) is not None
     assert len(await actions_in_db(service, view.game_id)) == 4
 

@@ -73,6 +73,8 @@ async def test_as_pink_the_computer_moves_first_in_the_new_thread(world: World) 
     (thread,) = world.harness.threads()
     in_thread = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"]
     assert "moves first" in in_thread[0].content
+    # The start is shown as it was, though the computer may have moved before it was posted.
+    assert "Pink to move: Computer (medium)" in in_thread[0].content
     assert "Computer (medium) plays" in in_thread[-1].content
     view = await world.service.game(1)
     assert view.pink_id == MEDIUM and len(view.game.actions) == 1
@@ -329,12 +331,13 @@ async def test_issue10_item4_play_computer_in_a_game_thread_gets_a_thread_of_its
     assert second.thread_id is not None and second.thread_id != first_thread
     assert any(c.path == f"/channels/{CHANNEL_ID}/messages" for c in posted(calls))
     # The second game's opening picture goes to its own thread (a late post of the first
-    # game's start may land among these calls on a busy machine: it is not the second's), and
-    # so does the computer's first move when it is Pink.
-    ours = [c for c in posted(calls) if f"Game #{second.game_id}**" in (c.content or "")]
-    opening = [c for c in ours if "The game starts" in c.content]
+    # game's start may land among these calls on a busy machine: it is not the second's).
+    opening = [
+        c
+        for c in posted(calls)
+        if f"Game #{second.game_id}**" in c.content and "The game starts" in c.content
+    ]
     assert [c.path for c in opening] == [f"/channels/{second.thread_id}/messages"]
-    assert {c.path for c in ours} == {f"/channels/{second.thread_id}/messages"}
 
 
 async def test_issue10_item1_the_computer_replies_when_the_interaction_expired(

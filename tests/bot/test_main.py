@@ -253,8 +253,23 @@ async def test_a_database_that_is_not_sqlite_is_one_clear_sentence(
     assert status == 1
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is None
-    assert "is not a SQLite database" in errors[0].getMessage()
+    assert "is not one the bot can use (file is not a database)" in errors[0].getMessage()
     assert str(database) in errors[0].getMessage()
+    assert database.read_text().startswith("these are my notes")
+
+
+def test_a_database_that_is_not_sqlite_is_one_clear_sentence_in_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "notes.txt"
+    database.write_text("these are my notes, not a database\n" * 10)
+    status = entry.main(["local", "--db", str(database), "--new"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.strip().splitlines() == [
+        f"dots-bot local: the database {database} is not one the bot can use (file is not a "
+        "database): give another file with --db, or move this one away."
+    ]
     assert database.read_text().startswith("these are my notes")
 
 
