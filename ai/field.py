@@ -23,6 +23,7 @@ and floods the empty face around the dot, as the engine does.
 from __future__ import annotations
 
 from engine import Board, Player, Point
+from engine.board import outer_loop
 
 BORDER = 3
 
@@ -349,7 +350,7 @@ class Field:
             done |= covered
             if walk is None or twice >= 0:
                 continue
-            loop = _outer_loop(walk, self.stride)
+            loop = outer_loop(walk, self.stride)
             if loop is None or i not in loop:
                 continue
             area = self._area(loop, i + dirs[k])
@@ -399,7 +400,7 @@ class Field:
         walk, _, twice = self._trace(top - self.stride, 4, opponent)
         if walk is None or twice >= 0:
             return None
-        loop = _outer_loop(walk, self.stride)
+        loop = outer_loop(walk, self.stride)
         if loop is None:
             return None
         area = self._area(loop, top)
@@ -518,40 +519,3 @@ class Field:
                 owners[c] = owner
                 taken[c] = 1
             live[c] = 0
-
-
-def _outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
-    """The ring of a closed walk, as the engine cuts it (``engine.board._outer_loop``)."""
-    if len(walk) < 4:
-        return None
-    best: tuple[int, ...] | None = None
-    best_area = 0
-    stack: list[int] = []
-    position: dict[int, int] = {}
-    for v in [*walk, walk[0]]:
-        at = position.get(v)
-        if at is None:
-            position[v] = len(stack)
-            stack.append(v)
-            continue
-        loop = stack[at:]
-        del stack[at + 1 :]
-        for u in loop[1:]:
-            del position[u]
-        if len(loop) < 4:
-            continue
-        area = _twice_area(loop, stride)
-        if area < best_area:
-            best, best_area = tuple(loop), area
-    return best
-
-
-def _twice_area(loop: list[int], stride: int) -> int:
-    """Twice the signed area of a closed loop of array indices (shoelace formula)."""
-    total = 0
-    x0, y0 = loop[-1] % stride, loop[-1] // stride
-    for v in loop:
-        y1, x1 = divmod(v, stride)
-        total += x0 * y1 - x1 * y0
-        x0, y0 = x1, y1
-    return total

@@ -506,7 +506,7 @@ class Board:
             done |= covered
             if walk is None or area2 >= 0:
                 continue
-            loop = _outer_loop(walk, self.stride)
+            loop = outer_loop(walk, self.stride)
             if loop is None or i not in loop:
                 continue
             q = i + dirs[k]
@@ -549,7 +549,7 @@ class Board:
         walk, _, area2 = self._trace(top - self.stride, 4, opponent)
         if walk is None or area2 >= 0:
             return
-        loop = _outer_loop(walk, self.stride)
+        loop = outer_loop(walk, self.stride)
         if loop is None:
             return
         area = self._area(loop, top)
@@ -566,7 +566,7 @@ class Board:
         the padding). Returns the walk (None when ``start`` has no own neighbour or the region
         is open), a bit mask of the directions around ``start`` that open onto the region, and
         twice the signed area the walk goes round (negative when it goes round the region, so
-        the region is enclosed; see ``_outer_loop``). Costs the length of the walk.
+        the region is enclosed; see ``outer_loop``). Costs the length of the walk.
         """
         live, dirs, scan = self._live, self._dirs, self._scan
         twice_dy, area_step = self._area_steps
@@ -771,7 +771,7 @@ class Board:
         return board
 
 
-def _outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
+def outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
     """The ring of a closed walk: the largest loop in it that goes round the region on its right.
 
     A walk may pass a dot twice (a spur, or a loop hanging into the region); it is cut into
@@ -796,7 +796,7 @@ def _outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
             del position[u]
         if len(loop) < 4:
             continue
-        area = _twice_area(loop, stride)
+        area = twice_area(loop, stride)
         # With rows running downwards, a loop that keeps the region on its right has a
         # negative signed area.
         if area < best_area:
@@ -804,7 +804,7 @@ def _outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
     return best
 
 
-def _twice_area(loop: list[int], stride: int) -> int:
+def twice_area(loop: list[int], stride: int) -> int:
     """Twice the signed area of a closed loop of array indices (shoelace formula)."""
     total = 0
     x0, y0 = loop[-1] % stride, loop[-1] // stride
