@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import GameBot, send_to_game
+from bot.cogs.common import GameBot, in_time, reply, send_to_game
 from bot.cogs.options import CLOCK_CHOICES, clock_option
-from bot.cogs.posts import answer
+from bot.games import GuildSettings
 from bot.games.challenges import UserLimits
 
 Limit = app_commands.Range[int, 1, 1000]
@@ -55,8 +55,12 @@ class Admin(
     async def cancel(self, interaction: discord.Interaction[Any], game: int) -> None:
         """Abort a running game of this server: no result, no rating change."""
         assert interaction.guild_id is not None
-        view = await self.bot.service.admin_cancel(game_id=game, guild_id=interaction.guild_id)
-        await answer(interaction, f"Game #{game} is cancelled.", ephemeral=True)
+        view, deferred = await in_time(
+            interaction,
+            self.bot.service.admin_cancel(game_id=game, guild_id=interaction.guild_id),
+            ephemeral=True,
+        )
+        await reply(interaction, deferred, f"Game #{game} is cancelled.", ephemeral=True)
         await send_to_game(
             self.bot,
             view,
@@ -88,26 +92,32 @@ class Admin(
         assert interaction.guild_id is not None
         service = self.bot.service
         guild_id = interaction.guild_id
-        if channel is None and clock is None:
-            current = await service.guild_settings(guild_id=guild_id)
-        else:
-            current = await service.set_guild_settings(
-                guild_id=guild_id,
-                game_channel_id=channel.id if channel else None,
-                default_clock=clock_option(clock),
-            )
-        if max_challenges is None and max_games is None and max_computer_games is None:
-            limits = await service.user_limits(guild_id=guild_id)
-        else:
-            limits = await service.set_user_limits(
-                guild_id=guild_id,
-                challenges=max_challenges,
-                games=max_games,
-                computer=max_computer_games,
-            )
+
+        async def work() -> tuple[GuildSettings, UserLimits]:
+            if channel is None and clock is None:
+                current = await service.guild_settings(guild_id=guild_id)
+            else:
+                current = await service.set_guild_settings(
+                    guild_id=guild_id,
+                    game_channel_id=channel.id if channel else None,
+                    default_clock=clock_option(clock),
+                )
+            if max_challenges is None and max_games is None and max_computer_games is None:
+                limits = await service.user_limits(guild_id=guild_id)
+            else:
+                limits = await service.set_user_limits(
+                    guild_id=guild_id,
+                    challenges=max_challenges,
+                    games=max_games,
+                    computer=max_computer_games,
+                )
+            return current, limits
+
+        (current, limits), deferred = await in_time(interaction, work(), ephemeral=True)
         where = f"<#{current.game_channel_id}>" if current.game_channel_id else "where challenged"
-        await answer(
+        await reply(
             interaction,
+            deferred,
             f"Game threads: {where}. Default clock: "
             f"{text.format_duration(current.default_clock)} a move. {describe_limits(limits)}",
             ephemeral=True,

@@ -1150,3 +1150,20 @@ async def test_issue10_item7_a_late_failure_of_a_public_command_is_a_private_apo
     await refused(world, world.harness.slash(ANN, "leaderboard"), "something went wrong")
     made = world.harness.rest.calls
     assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
+
+
+async def test_issue10_item7_slow_admin_commands_are_deferred_first_and_privately(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, _ = await start_game(world)
+    before = slowed(monkeypatch, world, "admin_cancel")
+    calls = await world.harness.slash(ADA, "dots-admin cancel", game=game_id)
+    assert before == [5] and calls[0].is_ephemeral
+    (shown,) = [c for c in calls if c.path.startswith("/webhooks/")]
+    assert shown.is_ephemeral and "cancelled" in shown.content
+    assert (await world.service.game(game_id)).status == "aborted"
+    before = slowed(monkeypatch, world, "set_guild_settings")
+    calls = await world.harness.slash(ADA, "dots-admin settings", clock=300)
+    assert before == [5] and calls[0].is_ephemeral
+    (shown,) = [c for c in calls if c.path.startswith("/webhooks/")]
+    assert shown.is_ephemeral and "5 min" in shown.content
