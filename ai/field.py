@@ -23,7 +23,7 @@ and floods the empty face around the dot, as the engine does.
 from __future__ import annotations
 
 from engine import Board, Player, Point
-from engine.board import outer_loop
+from engine.board import inside_of, outer_loop
 
 BORDER = 3
 
@@ -470,37 +470,8 @@ class Field:
         return list(area)
 
     def _inside(self, ring: tuple[int, ...]) -> list[int]:
-        """Every point inside ``ring`` (rule 3.3), as ``Board._inside`` finds it."""
-        stride = self.stride
-        dots = frozenset(ring)
-        rows = [c // stride for c in ring]
-        cols = [c % stride for c in ring]
-        top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-        outside: set[int] = set()
-        for row in range(top, bottom + 1):
-            base = row * stride
-            if row in (top, bottom):
-                outside.update(base + col for col in range(left, right + 1))
-            else:
-                outside.update((base + left, base + right))
-        outside -= dots
-        stack = list(outside)
-        low, high = top * stride + left, bottom * stride + right
-        while stack:
-            c = stack.pop()
-            for n in (c - stride, c + 1, c + stride, c - 1):
-                if n in outside or n in dots or not low <= n <= high:
-                    continue
-                if not left <= n % stride <= right:
-                    continue
-                outside.add(n)
-                stack.append(n)
-        return [
-            c
-            for row in range(top + 1, bottom)
-            for c in range(row * stride + left + 1, row * stride + right)
-            if c not in outside and c not in dots
-        ]
+        """Every point inside ``ring`` (rule 3.3), as the engine finds it."""
+        return inside_of(ring, self.stride)
 
     def _make_base(self, owner: int, area: list[int]) -> None:
         """Everything in ``area`` becomes ``owner``'s (rules 4.1, 4.5, 5.1, 5.2)."""

@@ -647,36 +647,7 @@ class Board:
         Only the ring's bounding box needs looking at: a point on the box's border that is not
         a ring dot can step out of the box, where no ring dot stands. Costs the box's area.
         """
-        stride = self.stride
-        dots = frozenset(ring)
-        rows = [c // stride for c in ring]
-        cols = [c % stride for c in ring]
-        top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-        outside: set[int] = set()
-        for row in range(top, bottom + 1):
-            base = row * stride
-            if row in (top, bottom):
-                outside.update(base + col for col in range(left, right + 1))
-            else:
-                outside.update((base + left, base + right))
-        outside -= dots
-        stack = list(outside)
-        low, high = top * stride + left, bottom * stride + right
-        while stack:
-            c = stack.pop()
-            for n in (c - stride, c + 1, c + stride, c - 1):
-                if n in outside or n in dots or not low <= n <= high:
-                    continue
-                if not left <= n % stride <= right:
-                    continue
-                outside.add(n)
-                stack.append(n)
-        return frozenset(
-            c
-            for row in range(top + 1, bottom)
-            for c in range(row * stride + left + 1, row * stride + right)
-            if c not in outside and c not in dots
-        )
+        return frozenset(inside_of(ring, self.stride))
 
     def _make_base(
         self, owner: int, ring: tuple[int, ...], area: frozenset[int], *, first: bool
@@ -769,6 +740,41 @@ class Board:
         for player, point in moves:
             board.place(point, player)
         return board
+
+
+def inside_of(ring: tuple[int, ...], stride: int) -> list[int]:
+    """The array indices inside ``ring`` (rule 3.3), row by row: the points that cannot step out
+    of the ring's bounding box up, down, left and right without stepping on a ring dot.
+    Costs the box's area."""
+    dots = frozenset(ring)
+    rows = [c // stride for c in ring]
+    cols = [c % stride for c in ring]
+    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
+    outside: set[int] = set()
+    for row in range(top, bottom + 1):
+        base = row * stride
+        if row in (top, bottom):
+            outside.update(base + col for col in range(left, right + 1))
+        else:
+            outside.update((base + left, base + right))
+    outside -= dots
+    stack = list(outside)
+    low, high = top * stride + left, bottom * stride + right
+    while stack:
+        c = stack.pop()
+        for n in (c - stride, c + 1, c + stride, c - 1):
+            if n in outside or n in dots or not low <= n <= high:
+                continue
+            if not left <= n % stride <= right:
+                continue
+            outside.add(n)
+            stack.append(n)
+    return [
+        c
+        for row in range(top + 1, bottom)
+        for c in range(row * stride + left + 1, row * stride + right)
+        if c not in outside and c not in dots
+    ]
 
 
 def outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
