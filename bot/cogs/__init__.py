@@ -5,13 +5,16 @@ pyproject.toml hold every other module to that.
 """
 
 from bot.cogs.admin import Admin
-from bot.cogs.buttons import DYNAMIC_ITEMS, Starts
+from bot.cogs.buttons import DYNAMIC_ITEMS as BUTTONS
+from bot.cogs.buttons import Starts
 from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES, Events
 from bot.cogs.info import Info
 from bot.cogs.play import Play
+from bot.cogs.rematch import DYNAMIC_ITEMS as REMATCH_BUTTONS
 
 COGS = (Play, Computer, Info, Admin, Events, Starts)
+DYNAMIC_ITEMS = (*BUTTONS, *REMATCH_BUTTONS)
 
 __all__ = [
     "COGS",

@@ -31,7 +31,7 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
-from bot.storage.rows import ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ChallengeRow, GameRow
 from bot.storage.store import OverLimitError
 from engine.starts import start_dots
 
@@ -53,7 +53,7 @@ class LimitReached(Refusal):
     """A member is at one of the server's per-user limits (``UserLimits``)."""
 
 
-def _limit_message(over: OverLimitError, user_id: int) -> str:
+def limit_message(over: OverLimitError, user_id: int) -> str:
     """The refusal for ``user_id`` when ``over`` is passed (theirs or their opponent's)."""
     who, has = ("you", "have") if over.user_id == user_id else (f"<@{over.user_id}>", "has")
     if over.kind == "challenges":
@@ -83,11 +83,12 @@ class ChallengeCases(ServiceCore):
         guild_id: int,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         options: GameOptions | None = None,
         opponent_is_bot: bool = False,
     ) -> Challenge:
-        """Challenge ``opponent_id`` to a game; it expires unanswered after 10 minutes.
+        """Challenge ``opponent_id`` to a game, or with None anyone in the server (an open
+        challenge: the first to accept plays); it expires unanswered after 10 minutes.
 
         A clock of None in the options becomes the server's default move clock now.
 
@@ -114,7 +115,7 @@ class ChallengeCases(ServiceCore):
             channel_id=channel_id,
             message_id=None,
             challenger_id=challenger_id,
-            opponent_id=opponent_id,
+            opponent_id=ANYONE if opponent_id is None else opponent_id,
             width=options.width,
             height=options.height,
             rules=options.rules,
@@ -133,7 +134,12 @@ class ChallengeCases(ServiceCore):
                 row, now=to_ts(now), max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
-            raise LimitReached(_limit_message(over, challenger_id)) from None
+            raise LimitReached(limit_message(over, challenger_id)) from None
+        if stored is None and opponent_id is None:
+            raise ChallengeExists(
+                "you already have an open challenge to anyone in this server: wait for "
+                "someone to take it, or withdraw it"
+            )
         if stored is None:
             raise ChallengeExists("there is already an open challenge between you two")
         self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
@@ -154,14 +160,20 @@ class ChallengeCases(ServiceCore):
         return row
 
     async def accept(self, *, challenge_id: int, user_id: int) -> GameView:
-        """The challenged player accepts: the game starts and Pink's clock runs.
+        """The challenged player accepts (anyone but the challenger, for an open challenge:
+        the first accept stored wins): the game starts and Pink's clock runs.
 
         Raises:
-            NoSuchChallenge, NotYourChallenge, ChallengeClosed (also when it has expired),
+            NoSuchChallenge, NotYourChallenge, CannotChallengeSelf (one's own open
+            challenge), ChallengeClosed (also when it has expired, or another took it),
             LimitReached (either player's running games).
         """
         ch = await self._challenge_row(challenge_id)
-        if user_id != ch.opponent_id:
+        if ch.opponent_id == ANYONE and user_id == ch.challenger_id:
+            raise CannotChallengeSelf(
+                "you cannot accept your own challenge: wait for someone to take it, or withdraw it"
+            )
+        if ch.opponent_id not in {ANYONE, user_id}:
             raise NotYourChallenge("only the challenged player can accept this challenge")
         now = self.now()
         if ch.status != "open" or ch.expires <= to_ts(now):
@@ -169,11 +181,7 @@ class ChallengeCases(ServiceCore):
         challenger_pink = ch.colour == "pink" or (
             ch.colour == "random" and self._rng.random() < 0.5
         )
-        pink, blue = (
-            (ch.challenger_id, ch.opponent_id)
-            if challenger_pink
-            else (ch.opponent_id, ch.challenger_id)
-        )
+        pink, blue = (ch.challenger_id, user_id) if challenger_pink else (user_id, ch.challenger_id)
         row = await self._new_game_row(
             guild_id=ch.guild_id,
             channel_id=ch.channel_id,
@@ -188,10 +196,10 @@ class ChallengeCases(ServiceCore):
         limits = await self.user_limits(guild_id=ch.guild_id)
         try:
             stored = await self.store.accept_challenge_within(
-                challenge_id, row, now=to_ts(now), max_games=limits.games
+                challenge_id, row, now=to_ts(now), max_games=limits.games, taker=user_id
             )
         except OverLimitError as over:
-            raise LimitReached(_limit_message(over, user_id)) from None
+            raise LimitReached(limit_message(over, user_id)) from None
         if stored is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(challenge_id), now))
         self._clock_changed(ClockChange(None, challenge_id, None))
@@ -245,7 +253,7 @@ class ChallengeCases(ServiceCore):
                     computer_ids=tuple(LEVEL_OF),
                 )
             except OverLimitError as over:
-                raise LimitReached(_limit_message(over, user_id)) from None
+                raise LimitReached(limit_message(over, user_id)) from None
         else:
             stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
@@ -442,4 +450,6 @@ class ChallengeCases(ServiceCore):
 def _closed_message(ch: ChallengeRow, now: datetime) -> str:
     if ch.status == "open" and ch.expires <= to_ts(now):
         return "this challenge has expired"
+    if ch.status == "accepted" and ch.opponent_id != ANYONE:
+        return f"this challenge was already accepted, by <@{ch.opponent_id}>"
     return f"this challenge was already {ch.status}"

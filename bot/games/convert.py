@@ -13,7 +13,7 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
-from bot.storage.rows import ActionRow, ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ActionRow, ChallengeRow, GameRow
 from engine import (
     Action,
     Colour,
@@ -146,12 +146,13 @@ def challenge_value(row: ChallengeRow) -> Challenge:
         channel_id=row.channel_id,
         message_id=row.message_id,
         challenger_id=row.challenger_id,
-        opponent_id=row.opponent_id,
+        opponent_id=None if row.opponent_id == ANYONE else row.opponent_id,
         options=options,
         status=row.status,
         created=to_dt(row.created),
         expires=to_dt(row.expires),
         game_id=row.game_id,
+        rematch_of=row.rematch_of,
     )
 
 

@@ -51,19 +51,23 @@ class GuildSettings:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """A challenge as stored. ``status``: open, accepted, declined, cancelled or expired."""
+    """A challenge as stored. ``status``: open, accepted, declined, cancelled or expired.
+
+    ``opponent_id`` is None for an open challenge that nobody has taken yet (anyone in the
+    server may accept it); ``rematch_of`` is the finished game a rematch offer replays."""
 
     challenge_id: int
     guild_id: int
     channel_id: int
     message_id: int | None
     challenger_id: int
-    opponent_id: int
+    opponent_id: int | None
     options: GameOptions
     status: str
     created: datetime
     expires: datetime
     game_id: int | None = None
+    rematch_of: int | None = None
 
     @property
     def is_open(self) -> bool:

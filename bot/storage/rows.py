@@ -28,6 +28,13 @@ class ChallengeRow:
     created: float
     expires: float
     game_id: int | None
+    # -- rematch and open challenges (issue 13) ---
+    rematch_of: int | None = None  # the finished game a rematch offer replays
+
+
+ANYONE = 0
+"""``ChallengeRow.opponent_id`` of an open challenge not taken yet: anyone may accept it (no
+Discord snowflake is 0, the computer's ids are negative); the accept stores the taker."""
 
 
 @dataclass(slots=True)

@@ -61,6 +61,8 @@ challenges = Table(
     Column("expires", Float),
     Column("game_id", BigInteger),
     Column("answer_shown", Boolean),
+    # -- rematch and open challenges (issue 13) ---
+    Column("rematch_of", BigInteger),
 )
 
 games = Table(

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import (
     ColumnElement,
@@ -36,12 +36,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database, Prepared
 from bot.storage.migrate import migrate, revision
 from bot.storage.rows import (
+    ANYONE,
     ActionRow,
     ChallengeRow,
     ClockRow,
@@ -94,6 +95,14 @@ class UnusableDatabaseError(RuntimeError):
 
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
+
+
+class RematchExistsError(RuntimeError):
+    """A finished game has its rematch offer already (``existing``); nothing was written."""
+
+    def __init__(self, existing: ChallengeRow) -> None:
+        super().__init__(f"game {existing.rematch_of} has rematch {existing.challenge_id}")
+        self.existing = existing
 
 
 class OverLimitError(RuntimeError):
@@ -235,12 +244,13 @@ class Store:
             return _challenge(stored.first())
 
     async def accept_challenge(
-        self, challenge_id: int, game: GameRow, *, now: float
+        self, challenge_id: int, game: GameRow, *, now: float, taker: int | None = None
     ) -> GameRow | None:
         """Mark the challenge accepted and create its game in one transaction; the game as
-        stored, or None if the challenge was no longer open or had expired."""
+        stored, or None if the challenge was no longer open or had expired (or, with
+        ``taker``, is neither theirs nor open to anyone: see ``_accept``)."""
         async with self.db.transaction() as conn:
-            return await _accept(conn, challenge_id, game, now=now)
+            return await _accept(conn, challenge_id, game, now=now, taker=taker)
 
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player); the game
@@ -644,28 +654,27 @@ class Store:
             OverLimitError: the challenger has ``max_challenges`` open challenges (made by them) or
                 ``max_games`` running games there (nothing is written).
         """
-        user = row.challenger_id
-        mine = select(func.count()).where(
-            challenges.c.guild_id == row.guild_id,
-            challenges.c.challenger_id == user,
-            challenges.c.status == "open",
-            challenges.c.expires > now,
-        )
         async with self.db.transaction() as conn:
             # PostgreSQL: both players, so that no other count of theirs (nor the pair's
             # clash check) runs between our count and our insert.
             await self._serialise(conn, row.challenger_id, row.opponent_id)
-            if int(await conn.scalar(mine) or 0) >= max_challenges:
-                raise OverLimitError("challenges", user, max_challenges)
-            if await _count_running(conn, row.guild_id, user) >= max_games:
-                raise OverLimitError("games", user, max_games)
+            await _check_challenger_limits(
+                conn, row, now=now, max_challenges=max_challenges, max_games=max_games
+            )
             return await _insert_challenge(conn, row, now=now)
 
     async def accept_challenge_within(
-        self, challenge_id: int, game: GameRow, *, now: float, max_games: int
+        self,
+        challenge_id: int,
+        game: GameRow,
+        *,
+        now: float,
+        max_games: int,
+        taker: int | None = None,
     ) -> GameRow | None:
         """``accept_challenge``, counting in the same transaction both players' running
-        games in that server; the game as stored, or None if the challenge was no longer open.
+        games in that server; the game as stored, or None if the challenge was no longer open
+        (an open challenge taken by someone else first: see ``_accept``).
 
         Raises:
             OverLimitError: either player has ``max_games`` running games there (the opponent's
@@ -676,7 +685,7 @@ class Store:
             for user in (game.blue_id, game.pink_id):
                 if await _count_running(conn, game.guild_id, user) >= max_games:
                     raise OverLimitError("games", user, max_games)
-            return await _accept(conn, challenge_id, game, now=now)
+            return await _accept(conn, challenge_id, game, now=now, taker=taker)
 
     async def create_game_within(
         self,
@@ -758,6 +767,95 @@ class Store:
         async with self.db.transaction() as conn:
             return (await conn.execute(stmt)).first() is not None
 
+    # -- rematch and open challenges (issue 13) ---------------------------------------------
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        """The rematch offer (or started rematch) of a finished game, if any."""
+        stmt = select(*_CHALLENGE_COLS).where(challenges.c.rematch_of == game_id)
+        async with self.db.reading() as conn:
+            return _challenge((await conn.execute(stmt)).first())
+
+    async def offer_rematch_within(
+        self, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
+    ) -> ChallengeRow | None:
+        """``create_challenge_within`` for a rematch offer (``row.rematch_of`` set): the
+        challenge as stored, None if the pair has an open challenge already.
+
+        Raises:
+            RematchExistsError: the game has a rematch offer already (nothing is written).
+            OverLimitError: as ``create_challenge_within``.
+        """
+        assert row.rematch_of is not None
+        try:
+            async with self.db.transaction() as conn:
+                await self._serialise(conn, row.challenger_id, row.opponent_id)
+                await _check_no_rematch(conn, row.rematch_of)
+                await _check_challenger_limits(
+                    conn, row, now=now, max_challenges=max_challenges, max_games=max_games
+                )
+                return await _insert_challenge(conn, row, now=now)
+        except IntegrityError as error:  # two offers at once: the unique index refused one
+            await self._rematch_clash(row.rematch_of, error)
+
+    async def start_rematch_within(
+        self,
+        row: ChallengeRow,
+        game: GameRow,
+        *,
+        user_id: int,
+        max_games: int,
+        max_computer: int,
+        computer_ids: tuple[int, ...],
+    ) -> GameRow:
+        """A rematch against the computer: its challenge row (``row``, stored accepted and
+        shown) and its game, in one transaction, counting ``user_id``'s limits as
+        ``create_game_within`` does; the game as stored.
+
+        Raises:
+            RematchExistsError: the game has a rematch already (nothing is written).
+            OverLimitError: as ``create_game_within``.
+        """
+        assert row.rematch_of is not None
+        against = or_(games.c.pink_id.in_(computer_ids), games.c.blue_id.in_(computer_ids))
+        computer = select(func.count()).where(
+            games.c.guild_id == game.guild_id, _RUNNING, _plays(user_id), against
+        )
+        try:
+            async with self.db.transaction() as conn:
+                await self._serialise(conn, user_id)
+                await _check_no_rematch(conn, row.rematch_of)
+                if int(await conn.scalar(computer) or 0) >= max_computer:
+                    raise OverLimitError("computer", user_id, max_computer)
+                if await _count_running(conn, game.guild_id, user_id) >= max_games:
+                    raise OverLimitError("games", user_id, max_games)
+                values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
+                values.update(status="accepted", answer_shown=True)
+                challenge_id = await conn.scalar(
+                    insert(challenges).values(values).returning(challenges.c.challenge_id)
+                )
+                game.challenge_id = int(challenge_id)
+                stored = await _insert_game(conn, game)
+                await conn.execute(
+                    update(challenges)
+                    .where(challenges.c.challenge_id == challenge_id)
+                    .values(game_id=stored.game_id)
+                )
+                return stored
+        except IntegrityError as error:
+            await self._rematch_clash(row.rematch_of, error)
+
+    async def _rematch_clash(self, game_id: int, error: IntegrityError) -> NoReturn:
+        """Raise ``RematchExistsError`` when ``error`` came from another rematch of
+        ``game_id`` stored first (the unique index), else ``error`` itself.
+
+        Raises:
+            RematchExistsError, IntegrityError.
+        """
+        existing = await self.rematch_of(game_id)
+        if existing is not None:
+            raise RematchExistsError(existing) from None
+        raise error
+
     # -- for tests and tools ---------------------------------------------------------------
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
@@ -807,19 +905,28 @@ async def _insert_challenge(
 
 
 async def _accept(
-    conn: AsyncConnection, challenge_id: int, game: GameRow, *, now: float
+    conn: AsyncConnection,
+    challenge_id: int,
+    game: GameRow,
+    *,
+    now: float,
+    taker: int | None = None,
 ) -> GameRow | None:
-    """Mark an open, unexpired challenge accepted and insert its game; None if it was not."""
-    accepted = await conn.execute(
-        update(challenges)
-        .where(
-            challenges.c.challenge_id == challenge_id,
-            challenges.c.status == "open",
-            challenges.c.expires > now,
-        )
-        .values(status="accepted")
-        .returning(challenges.c.challenge_id)
+    """Mark an open, unexpired challenge accepted and insert its game; None if it was not.
+    With ``taker``, only if the challenge is theirs or open to anyone (``ANYONE``), which
+    then becomes theirs: of two takers of an open challenge, the first UPDATE wins."""
+    stmt = update(challenges).where(
+        challenges.c.challenge_id == challenge_id,
+        challenges.c.status == "open",
+        challenges.c.expires > now,
     )
+    if taker is None:
+        stmt = stmt.values(status="accepted")
+    else:
+        stmt = stmt.where(challenges.c.opponent_id.in_([taker, ANYONE])).values(
+            status="accepted", opponent_id=taker
+        )
+    accepted = await conn.execute(stmt.returning(challenges.c.challenge_id))
     if accepted.first() is None:
         return None
     stored = await _insert_game(conn, game)
@@ -829,6 +936,42 @@ async def _accept(
         .values(game_id=stored.game_id)
     )
     return stored
+
+
+async def _check_challenger_limits(
+    conn: AsyncConnection, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
+) -> None:
+    """Raise ``OverLimitError`` if the challenger of ``row`` has ``max_challenges`` open
+    challenges or ``max_games`` running games in its server (inside the caller's
+    transaction).
+
+    Raises:
+        OverLimitError.
+    """
+    user = row.challenger_id
+    mine = select(func.count()).where(
+        challenges.c.guild_id == row.guild_id,
+        challenges.c.challenger_id == user,
+        challenges.c.status == "open",
+        challenges.c.expires > now,
+    )
+    if int(await conn.scalar(mine) or 0) >= max_challenges:
+        raise OverLimitError("challenges", user, max_challenges)
+    if await _count_running(conn, row.guild_id, user) >= max_games:
+        raise OverLimitError("games", user, max_games)
+
+
+async def _check_no_rematch(conn: AsyncConnection, game_id: int) -> None:
+    """Raise ``RematchExistsError`` if the game has a rematch offer (inside the caller's
+    transaction; the unique index ``challenges_rematch_of`` guards what this cannot see).
+
+    Raises:
+        RematchExistsError.
+    """
+    found = await conn.execute(select(*_CHALLENGE_COLS).where(challenges.c.rematch_of == game_id))
+    existing = _challenge(found.first())
+    if existing is not None:
+        raise RematchExistsError(existing)
 
 
 async def _count_running(conn: AsyncConnection, guild_id: int, user_id: int) -> int:
