@@ -20,6 +20,7 @@ from bot.games.convert import to_dt, to_ts
 from bot.games.core import Live
 from bot.games.errors import ChallengeExists, NotYourGame, Refusal
 from bot.games.models import CHALLENGE_TTL, Challenge, ClockChange, GameOptions, GameView
+from bot.games.queries import QueryCases
 from bot.storage.rows import ChallengeRow
 from bot.storage.store import OverLimitError, RematchExistsError
 from engine import Player
@@ -53,7 +54,7 @@ def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> str
     return f"the rematch offer of game #{game_id} has expired: {AGAIN}"
 
 
-class RematchCases(ComputerCases):
+class RematchCases(ComputerCases, QueryCases):
     """Rematches: an offer between people, a new game at once against the computer."""
 
     async def rematch(self, *, game_id: int, user_id: int) -> Challenge | GameView:
