@@ -28,6 +28,10 @@ class ChallengeRow:
     created: float
     expires: float
     game_id: int | None
+    # -- takebacks and game clocks ---
+    takebacks: bool = False
+    gc_total_ms: int | None = None
+    gc_increment_ms: int | None = None
 
 
 @dataclass(slots=True)
@@ -61,6 +65,14 @@ class GameRow:
     finished: float | None
     deadline: float | None
     reminder_sent: bool
+    # -- takebacks and game clocks: a game clock's definition and state (all None without) ---
+    takebacks: bool = False
+    gc_total_ms: int | None = None
+    gc_increment_ms: int | None = None
+    gc_pink_ms: int | None = None
+    gc_blue_ms: int | None = None
+    gc_runner: int | None = None
+    gc_since_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +158,16 @@ class ClockRow:
     deadline: float
     clock: int
     reminder_sent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A row of ``takebacks``: a game's latest takeback request and its answer."""
+
+    game_id: int
+    asker_id: int
+    moves: int
+    status: str  # "pending", "accepted" or "declined"
+    asked: float
+    expires: float
+    message_id: int | None = None
