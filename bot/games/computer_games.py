@@ -29,7 +29,6 @@ from bot.games.computer import (
     is_computer,
     move_seed,
 )
-from bot.games.convert import to_ts
 from bot.games.core import Live
 from bot.games.errors import (
     GameChanged,

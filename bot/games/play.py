@@ -7,7 +7,6 @@ from datetime import datetime
 from bot.games import convert
 from bot.games.convert import to_ts
 from bot.games.core import SAME_INSTANT, Live, ServiceCore
-from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.errors import (
     GameChanged,
     GameOver,
@@ -16,6 +15,7 @@ from bot.games.errors import (
     NotYourTurn,
     TooLateToAbort,
 )
+from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
 from bot.ratings import rate_stored
 from bot.storage.rows import ActionRow, Finish

@@ -17,9 +17,10 @@ from bot.games.computer_games import ComputerCases
 from bot.games.core import Subscriber, utc_now
 from bot.games.play import PlayCases
 from bot.games.queries import QueryCases
+from bot.games.takebacks import TakebackCases
 
 
-class GameService(ComputerCases, ChallengeCases, PlayCases, QueryCases):
+class GameService(ComputerCases, TakebackCases, ChallengeCases, PlayCases, QueryCases):
     """The use-cases of Dots games, stored in SQLite, one asyncio lock per game.
 
     ``now`` is the clock (aware UTC); ``rng`` draws random colours and four-crosses seeds;
@@ -32,7 +33,8 @@ class GameService(ComputerCases, ChallengeCases, PlayCases, QueryCases):
     (bot/games/play.py: place, end, resign, time-outs, reminders, aborts), ``ComputerCases``
     (bot/games/computer_games.py: games against the computer, its moves, undo; ``thinker``
     runs its search off the event loop), ``QueryCases`` (bot/games/queries.py: games,
-    leaderboard, stats, history) and ``ServiceCore`` (bot/games/core.py: lifecycle, events,
+    leaderboard, stats, history), ``TakebackCases`` (bot/games/takebacks.py: takebacks by
+    consent) and ``ServiceCore`` (bot/games/core.py: lifecycle, events,
     clock and turn listeners, settings).
     """
 
