@@ -104,7 +104,9 @@ def time_option(value: str | None) -> GameClock | None:
     try:
         return GameClock.parse(value[:60])
     except OptionError as error:
-        raise Refusal(str(error)) from None
+        message = str(error)
+        # "'x' is not a game clock: ...": say which option, so the answer reads as a sentence.
+        raise Refusal(message if message[0].isalpha() else f"time: {message}") from None
 
 
 def game_options(
