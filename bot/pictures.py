@@ -20,9 +20,11 @@ def game_png(
     clock: timedelta | str | None = None,
     marks: Iterable[Point] = (),
     preview: StopPreview | None = None,
+    times: Mapping[Player, timedelta] | None = None,
 ) -> bytes:
     """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
-    with ``preview``, what that stop would do (its dots crossed, a header saying so)."""
+    with ``preview``, what that stop would do (its dots crossed, a header saying so);
+    ``times``: each player's time left on a game clock, in the header."""
     return render_png(
         game,
         names=dict(names),
@@ -30,6 +32,7 @@ def game_png(
         marks=tuple(marks),
         highlight_last=True,
         preview=preview,
+        times=times,
     )
 
 

@@ -12,9 +12,11 @@ from bot.cogs.events import EVENT_NAMES, Events
 from bot.cogs.info import Info
 from bot.cogs.play import Play
 from bot.cogs.rematch import DYNAMIC_ITEMS as REMATCH_BUTTONS
+from bot.cogs.takebacks import DYNAMIC_ITEMS as TAKEBACK_BUTTONS
+from bot.cogs.takebacks import Takebacks
 
-COGS = (Play, Computer, Info, Admin, Events, Starts)
-DYNAMIC_ITEMS = (*BUTTONS, *REMATCH_BUTTONS)
+COGS = (Play, Computer, Info, Admin, Events, Starts, Takebacks)
+DYNAMIC_ITEMS = (*BUTTONS, *REMATCH_BUTTONS, *TAKEBACK_BUTTONS)
 
 __all__ = [
     "COGS",
@@ -26,4 +28,5 @@ __all__ = [
     "Info",
     "Play",
     "Starts",
+    "Takebacks",
 ]

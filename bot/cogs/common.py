@@ -424,8 +424,15 @@ async def picture_file(
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
     that stop would do, see ``game_png``)."""
     names = await picture_names(bot, view)
+    times = view.times_left(utc_now()) if view.is_running else None
     png = await asyncio.to_thread(
-        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
+        game_png,
+        view.game,
+        names,
+        clock=clock_left(view),
+        marks=tuple(marks),
+        preview=preview,
+        times=times,
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
@@ -451,6 +458,8 @@ def status_text(view: GameView, *, headline: str = "") -> str:
         lines.append("The game was aborted: no result, no rating change.")
     else:
         lines.append(text.turn_line(game, names, left=left))
+    if view.game_clock is not None and view.clock_state is not None:
+        lines.append(text.game_clock_line(view.game_clock, view.clock_state, utc_now()))
     play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`")
     if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
         lines.append(play_on)

@@ -28,7 +28,12 @@ from bot.cogs.common import (
     resolve_game,
     suggest_points,
 )
-from bot.cogs.options import OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
+from bot.cogs.options import (
+    OPTION_CHOICES,
+    OPTION_DESCRIPTIONS,
+    TAKEBACKS_DESCRIPTION,
+    game_options,
+)
 from bot.cogs.posts import CHOICE_NAME, CHOICES, answer, fit_name
 from bot.cogs.starts import start_against_computer
 from bot.games import Challenge, Refusal
@@ -85,6 +90,7 @@ class Play(commands.Cog):
     @app_commands.describe(
         opponent="Who you want to play (leave it out: anyone here may accept)",
         rated="Whether the game counts for the leaderboard (default yes)",
+        takebacks=TAKEBACKS_DESCRIPTION,
         **OPTION_DESCRIPTIONS,
     )
     @app_commands.choices(**OPTION_CHOICES)
@@ -98,11 +104,15 @@ class Play(commands.Cog):
         clock: int | None = None,
         colour: str = "random",
         rated: bool = True,
+        time: str | None = None,
+        takebacks: bool | None = None,
     ) -> None:
         """Post a challenge with Accept and Decline buttons; without an opponent, an open
         challenge that anyone here but the challenger may accept (no Decline); naming the bot
         itself starts a game against the computer (medium, unrated) instead."""
-        options = game_options(size, rules, start, clock, colour, rated=rated)
+        options = game_options(
+            size, rules, start, clock, colour, rated=rated, time=time, takebacks=takebacks
+        )
         bot_user = self.bot.user
         if opponent is not None and bot_user is not None and opponent.id == bot_user.id:
             await start_against_computer(interaction, DEFAULT_LEVEL, replace(options, rated=False))
@@ -243,6 +253,8 @@ def challenge_text(challenge: Challenge, clock: str) -> str:
         start=options.start,
         clock=options.clock,
         rated=options.rated,
+        game_clock=options.game_clock,
+        takebacks=options.allows_takebacks,
     ).replace("server's default clock", f"{clock} a move")
     if challenge.opponent_id is None:
         return (

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from bot.games import convert
 from bot.games.computer import LEVEL_OF, is_computer
@@ -22,6 +23,7 @@ from bot.games.errors import (
     OptionOutOfRange,
     Refusal,
 )
+from bot.games.game_clock import ClockState, reminder_clock
 from bot.games.models import (
     CHALLENGE_TTL,
     DEFAULT_CLOCK,
@@ -105,9 +107,9 @@ class ChallengeCases(ServiceCore):
             )
         await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
-        if clock is None:
+        if clock is None and options.game_clock is None:
             clock = (await self.guild_settings(guild_id=guild_id)).default_clock
-        seconds = convert.clock_seconds(clock)
+        seconds = _move_clock(options, clock)
         now = self.now()
         row = ChallengeRow(
             challenge_id=0,
@@ -127,6 +129,7 @@ class ChallengeCases(ServiceCore):
             created=to_ts(now),
             expires=to_ts(now + CHALLENGE_TTL),
             game_id=None,
+            **clock_and_takebacks(options),
         )
         limits = await self.user_limits(guild_id=guild_id)
         try:
@@ -228,7 +231,7 @@ class ChallengeCases(ServiceCore):
         if pink_id == blue_id:
             raise CannotChallengeSelf("you cannot play against yourself")
         await asyncio.to_thread(convert.check_options, options)
-        seconds = convert.clock_seconds(options.clock or DEFAULT_CLOCK)
+        seconds = _move_clock(options, options.clock or DEFAULT_CLOCK)
         now = to_ts(self.now())
         row = await self._new_game_row(
             guild_id=guild_id,
@@ -281,7 +284,7 @@ class ChallengeCases(ServiceCore):
         dots = await asyncio.to_thread(
             start_dots, options.start, options.width, options.height, seed
         )
-        return GameRow(
+        row = GameRow(
             game_id=0,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -309,7 +312,17 @@ class ChallengeCases(ServiceCore):
             finished=None,
             deadline=now + clock,
             reminder_sent=False,
+            **clock_and_takebacks(options),
         )
+        if options.game_clock is not None:
+            # Pink's game clock runs from the start; the deadline is when it runs out.
+            state = ClockState.start(options.game_clock, to_dt(now))
+            deadline = state.deadline()
+            assert deadline is not None
+            for name, value in (convert.clock_columns(state) or {}).items():
+                setattr(row, name, value)
+            row.deadline = to_ts(deadline)
+        return row
 
     async def decline(self, *, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines.
@@ -445,6 +458,32 @@ class ChallengeCases(ServiceCore):
         """The open challenges made by or to ``user_id`` (in one server if given)."""
         rows = await self.store.open_challenges(user_id, guild_id)
         return [convert.challenge_value(r) for r in rows]
+
+
+# -- takebacks and game clocks ---
+
+
+def _move_clock(options: GameOptions, clock: timedelta | None) -> int:
+    """The per-move clock (seconds) stored with a challenge or game: ``clock`` checked, or
+    for a game on a game clock the reminder's clock (``reminder_clock``).
+
+    Raises:
+        OptionOutOfRange: a move clock out of range.
+    """
+    if options.game_clock is not None:
+        return reminder_clock(options.game_clock)
+    assert clock is not None
+    return convert.clock_seconds(clock)
+
+
+def clock_and_takebacks(options: GameOptions) -> dict[str, Any]:
+    """The takeback and game clock columns of a challenge or game row."""
+    total, increment = options.game_clock.to_ms() if options.game_clock else (None, None)
+    return {
+        "takebacks": options.allows_takebacks,
+        "gc_total_ms": total,
+        "gc_increment_ms": increment,
+    }
 
 
 def _closed_message(ch: ChallengeRow, now: datetime) -> str:

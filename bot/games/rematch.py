@@ -1,6 +1,6 @@
 """Use-cases of rematches (issue 13 item 1): a finished game's players ask to play again.
 
-A rematch keeps the game's size, rules, start, clock and rated setting, with the colours
+A rematch keeps the game's size, rules, start, clocks, takebacks and rated setting, with the colours
 swapped. Between two people it is an offer: a challenge row naming the game it replays
 (``rematch_of``) from the player who asked to the other, with their colour fixed, so it
 expires, survives restarts, counts for the limits and is accepted exactly like a challenge.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.games import convert
-from bot.games.challenges import LimitReached, limit_message
+from bot.games.challenges import LimitReached, clock_and_takebacks, limit_message
 from bot.games.computer import LEVEL_OF, is_computer
 from bot.games.computer_games import ComputerCases, snapshot
 from bot.games.convert import to_dt, to_ts
@@ -89,6 +89,8 @@ class RematchCases(ComputerCases, QueryCases):
             clock=old.clock,
             colour="pink" if mine is Player.PINK else "blue",
             rated=old.rated,
+            game_clock=old.game_clock,
+            takebacks=old.takebacks,
         )
         row = ChallengeRow(
             challenge_id=0,
@@ -109,6 +111,7 @@ class RematchCases(ComputerCases, QueryCases):
             expires=now + CHALLENGE_TTL.total_seconds(),
             game_id=None,
             rematch_of=game_id,
+            **clock_and_takebacks(options),
         )
         try:
             if is_computer(other):

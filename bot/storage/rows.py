@@ -28,6 +28,10 @@ class ChallengeRow:
     created: float
     expires: float
     game_id: int | None
+    # -- takebacks and game clocks ---
+    takebacks: bool = False
+    gc_total_ms: int | None = None
+    gc_increment_ms: int | None = None
     # -- rematch and open challenges (issue 13) ---
     rematch_of: int | None = None  # the finished game a rematch offer replays
 
@@ -68,6 +72,14 @@ class GameRow:
     finished: float | None
     deadline: float | None
     reminder_sent: bool
+    # -- takebacks and game clocks: a game clock's definition and state (all None without) ---
+    takebacks: bool = False
+    gc_total_ms: int | None = None
+    gc_increment_ms: int | None = None
+    gc_pink_ms: int | None = None
+    gc_blue_ms: int | None = None
+    gc_runner: int | None = None
+    gc_since_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +165,16 @@ class ClockRow:
     deadline: float
     clock: int
     reminder_sent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A row of ``takebacks``: a game's latest takeback request and its answer."""
+
+    game_id: int
+    asker_id: int
+    moves: int
+    status: str  # "pending", "accepted" or "declined"
+    asked: float
+    expires: float
+    message_id: int | None = None

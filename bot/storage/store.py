@@ -51,6 +51,7 @@ from bot.storage.rows import (
     RateGame,
     RatingChange,
     RatingRow,
+    TakebackRow,
 )
 from bot.storage.schema import (
     actions,
@@ -61,11 +62,15 @@ from bot.storage.schema import (
     rating_changes,
     ratings,
     replays,
+    takebacks,
 )
 
 _CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
 _GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
 _RATING_COLS = [ratings.c[f.name] for f in fields(RatingRow)]
+_TAKEBACK_COLS = [takebacks.c[f.name] for f in fields(TakebackRow)]
+# A game clock's state, written with every move (all None for a game without one).
+CLOCK_STATE = ("gc_pink_ms", "gc_blue_ms", "gc_runner", "gc_since_ms")
 _RUNNING = games.c.status == "running"
 _PLACEHOLDER = re.compile(r"\?")
 
@@ -74,7 +79,12 @@ _PLACEHOLDER = re.compile(r"\?")
 _MOVE_SQL = (
     update(games)
     .where(games.c.game_id == bindparam("g"), _RUNNING, games.c.moves == bindparam("seq"))
-    .values(moves=games.c.moves + 1, deadline=bindparam("deadline"), reminder_sent=False)
+    .values(
+        moves=games.c.moves + 1,
+        deadline=bindparam("deadline"),
+        reminder_sent=False,
+        **{name: bindparam(name) for name in CLOCK_STATE},
+    )
     .returning(*_GAME_COLS)
 )
 _MOVE = Prepared(_MOVE_SQL, returns_rows=True)
@@ -334,10 +344,12 @@ class Store:
         deadline: float | None,
         finish: Finish | None = None,
         rate: RateGame | None = None,
+        clock: dict[str, int | None] | None = None,
     ) -> tuple[GameRow, tuple[RatingChange, ...]]:
         """Append an action and move the clock, or finish the game, in one transaction; for a
         rated game that ends with a result, rate it with ``rate`` and write both new ratings in
-        the same transaction. The game as stored, and the rating changes.
+        the same transaction. The game as stored, and the rating changes. ``clock`` is the game
+        clock's new state (``CLOCK_STATE`` keys; None for a game without a game clock).
 
         Raises:
             StaleWriteError: the game is not running or already has an action ``action.seq``.
@@ -345,6 +357,7 @@ class Store:
                 written).
         """
         params: dict[str, Any] = {"g": game_id, "seq": action.seq, "deadline": deadline}
+        params.update(_clock_params(clock))
         if finish is not None:
             params.update(_finished(finish, action.at))
         async with self.db.transaction() as conn:
@@ -353,6 +366,7 @@ class Store:
                 raise StaleWriteError(f"game {game_id} is not at action {action.seq}")
             stored = GameRow(*rows[0])
             stored.rated, stored.reminder_sent = bool(stored.rated), bool(stored.reminder_sent)
+            stored.takebacks = bool(stored.takebacks)
             await _INSERT_ACTION.run(
                 conn,
                 {"game_id": game_id, "seq": action.seq, "kind": action.kind,
@@ -363,29 +377,22 @@ class Store:
             return stored, await self._rate(conn, stored, rate)
 
     async def take_back(
-        self, game_id: int, *, moves: int, keep: int, deadline: float
+        self,
+        game_id: int,
+        *,
+        moves: int,
+        keep: int,
+        deadline: float,
+        clock: dict[str, int | None] | None = None,
     ) -> GameRow | None:
-        """Delete a running game's actions from ``keep`` on and restart the clock, in one
-        transaction (an undo against the computer); the game as stored, or None if the game is
-        not running or does not have ``moves`` actions (another writer won), and nothing
-        changes then."""
+        """Delete a running game's actions from ``keep`` on and restart the clock (``clock``:
+        the game clock's new state, as in ``record_action``), in one transaction (an undo
+        against the computer); the game as stored, or None if the game is not running or does
+        not have ``moves`` actions (another writer won), and nothing changes then."""
         async with self.db.transaction() as conn:
-            stored = _game(
-                (
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.game_id == game_id, _RUNNING, games.c.moves == moves)
-                        .values(moves=keep, deadline=deadline, reminder_sent=False)
-                        .returning(*_GAME_COLS)
-                    )
-                ).first()
+            return await _take_back(
+                conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
             )
-            if stored is None:
-                return None
-            await conn.execute(
-                delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep)
-            )
-            return stored
 
     async def finish_game(
         self, game_id: int, finish: Finish, *, at: float, rate: RateGame | None = None
@@ -858,6 +865,66 @@ class Store:
 
     # -- for tests and tools ---------------------------------------------------------------
 
+    # -- takebacks ---------------------------------------------------------------------------
+
+    async def takeback(self, game_id: int) -> TakebackRow | None:
+        """A game's latest takeback request, if it ever had one."""
+        async with self.db.reading() as conn:
+            return await _read_takeback(conn, game_id)
+
+    async def ask_takeback(self, row: TakebackRow) -> TakebackRow:
+        """Store a new pending takeback request (replacing the game's earlier one)."""
+        values = {f.name: getattr(row, f.name) for f in fields(TakebackRow)}
+        stmt = self._upsert()(takebacks).values(values)
+        changes = {name: stmt.excluded[name] for name in values if name != "game_id"}
+        async with self.db.transaction() as conn:
+            await conn.execute(stmt.on_conflict_do_update(index_elements=["game_id"], set_=changes))
+            stored = await _read_takeback(conn, row.game_id)
+        assert stored is not None
+        return stored
+
+    async def set_takeback_message(self, game_id: int, message_id: int) -> bool:
+        """Remember the message that shows a game's takeback request; False if it has none."""
+        async with self.db.transaction() as conn:
+            done = await conn.execute(
+                update(takebacks)
+                .where(takebacks.c.game_id == game_id)
+                .values(message_id=message_id)
+                .returning(takebacks.c.game_id)
+            )
+            return done.first() is not None
+
+    async def decline_takeback(self, game_id: int, *, moves: int) -> TakebackRow | None:
+        """Mark the pending request for the position of ``moves`` actions declined; the row,
+        or None if there is no such pending request."""
+        async with self.db.transaction() as conn:
+            return await _answer_takeback(conn, game_id, moves=moves, status="declined")
+
+    async def accept_takeback(
+        self,
+        game_id: int,
+        *,
+        moves: int,
+        keep: int,
+        deadline: float,
+        clock: dict[str, int | None] | None = None,
+    ) -> GameRow | None:
+        """Mark the pending request for ``moves`` actions accepted and take the game back to
+        ``keep`` actions (as ``take_back``), in one transaction; the game as stored, or None
+        (nothing changed) if the request or the game moved on."""
+        try:
+            async with self.db.transaction() as conn:
+                if await _answer_takeback(conn, game_id, moves=moves, status="accepted") is None:
+                    return None
+                stored = await _take_back(
+                    conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
+                )
+                if stored is None:
+                    raise _RollBack  # the game moved on: the request stays as it was
+                return stored
+        except _RollBack:
+            return None
+
     async def execute(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """Run one statement (``?`` placeholders) in its own transaction and return its rows
         (tests and tools)."""
@@ -1013,3 +1080,65 @@ async def _read_rating(conn: AsyncConnection, guild_id: int, user_id: int) -> Ra
         )
     ).first()
     return None if row is None else RatingRow(*row)
+
+
+# -- takebacks and game clocks ---
+
+
+class _RollBack(Exception):  # noqa: N818 (a signal inside the store, never raised out of it)
+    """Raised inside a transaction to undo it."""
+
+
+def _clock_params(clock: dict[str, int | None] | None) -> dict[str, int | None]:
+    """The game clock columns of a write (all None for a game without a game clock)."""
+    return {name: (clock or {}).get(name) for name in CLOCK_STATE}
+
+
+async def _take_back(
+    conn: AsyncConnection,
+    game_id: int,
+    *,
+    moves: int,
+    keep: int,
+    deadline: float,
+    clock: dict[str, int | None] | None,
+) -> GameRow | None:
+    stored = _game(
+        (
+            await conn.execute(
+                update(games)
+                .where(games.c.game_id == game_id, _RUNNING, games.c.moves == moves)
+                .values(moves=keep, deadline=deadline, reminder_sent=False, **_clock_params(clock))
+                .returning(*_GAME_COLS)
+            )
+        ).first()
+    )
+    if stored is None:
+        return None
+    await conn.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep))
+    return stored
+
+
+async def _read_takeback(conn: AsyncConnection, game_id: int) -> TakebackRow | None:
+    row = (
+        await conn.execute(select(*_TAKEBACK_COLS).where(takebacks.c.game_id == game_id))
+    ).first()
+    return None if row is None else TakebackRow(*row)
+
+
+async def _answer_takeback(
+    conn: AsyncConnection, game_id: int, *, moves: int, status: str
+) -> TakebackRow | None:
+    row = (
+        await conn.execute(
+            update(takebacks)
+            .where(
+                takebacks.c.game_id == game_id,
+                takebacks.c.moves == moves,
+                takebacks.c.status == "pending",
+            )
+            .values(status=status)
+            .returning(*_TAKEBACK_COLS)
+        )
+    ).first()
+    return None if row is None else TakebackRow(*row)

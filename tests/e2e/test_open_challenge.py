@@ -105,9 +105,7 @@ async def test_the_taker_limits_apply_and_withdrawing_works(
         assert full.is_ephemeral and "1 running games" in full.content
         assert snapshot(db) == before
         # A second open challenge of alice's at once is refused; a named one is not.
-        again = await (
-            await fake.slash(server.alice, "challenge", channel=server.general)
-        ).reply()
+        again = await (await fake.slash(server.alice, "challenge", channel=server.general)).reply()
         assert again.is_ephemeral and "open challenge to anyone" in again.content
         # /games lists it.
         listed = await (await fake.slash(server.alice, "games", channel=server.general)).reply()
