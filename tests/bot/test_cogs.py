@@ -203,7 +203,8 @@ async def test_issue10_item4_a_game_started_in_a_game_thread_gets_its_own_thread
     h = world.harness
     first_id, first_thread = await start_game(world)
     calls = await h.slash(ANN, "challenge", channel_id=first_thread, opponent=CAT, colour="pink")
-    assert [c for c in calls if c.kind == 4 and not c.is_ephemeral]
+    # Answered in public: at once, or deferred first when the machine is slow (in_time).
+    assert [c for c in calls if c.kind in (4, 5) and not c.is_ephemeral]
     message = h.last_message_with("dots:challenge:accept")
     assert int(message["channel_id"]) == first_thread
     calls = await h.click(CAT, message, custom_id(message, "dots:challenge:accept"))
