@@ -16,8 +16,9 @@ from bot.games.errors import (
     TooLateToAbort,
 )
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
+from bot.games.stickers import StickerNews
 from bot.ratings import rate_stored
-from bot.storage.rows import ActionRow, Finish
+from bot.storage.rows import ActionRow, Finish, StickerRow
 from bot.storage.store import StaleWriteError
 from engine import Action, DotsError, GameOverError, NotYourTurnError, Placement, Player
 
@@ -48,9 +49,11 @@ class PlayCases(ServiceCore):
             seq, action.kind, int(action.player), action.point.name if action.point else None, now
         )
         try:
+            earned, news = await self._stickers_earned(live, at=now)
             row, rating_changes = await self.store.record_action(
-                row.game_id, stored, deadline=deadline, finish=finish, rate=rate_stored
-            )
+                row.game_id, stored, deadline=deadline, finish=finish, rate=rate_stored,
+                earned=earned,
+            )  # fmt: skip
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
             self._cache.pop(row.game_id, None)
@@ -73,7 +76,15 @@ class PlayCases(ServiceCore):
             rating_changes=rating_changes,
             next_user_id=view.to_move_id,
             deadline=view.deadline,
+            stickers=news,
         )
+
+    async def _stickers_earned(
+        self, live: Live, *, at: float
+    ) -> tuple[list[StickerRow], tuple[StickerNews, ...]]:
+        """The stickers the cached game's last action earned, to store with it and to
+        announce (``bot.games.sticker_cases`` finds them; none here)."""
+        return [], ()
 
     async def place(self, *, game_id: int, user_id: int, point: str) -> MoveOutcome:
         """Place a dot at ``point`` (a name like ``"B7"``) for ``user_id``.
