@@ -10,8 +10,9 @@ from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES, Events
 from bot.cogs.info import Info
 from bot.cogs.play import Play
+from bot.cogs.stickers import Stickers
 
-COGS = (Play, Computer, Info, Admin, Events, Starts)
+COGS = (Play, Computer, Info, Admin, Events, Starts, Stickers)
 
 __all__ = [
     "COGS",
@@ -23,4 +24,5 @@ __all__ = [
     "Info",
     "Play",
     "Starts",
+    "Stickers",
 ]
