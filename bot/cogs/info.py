@@ -333,11 +333,16 @@ def points_text(points: float) -> str:
     return f"{whole}½" if whole else "½"
 
 
+def point_word(points: float) -> str:
+    """``"point"`` up to one point (``"½ point"``, ``"1 point"``), else ``"points"``."""
+    return "point" if points <= 1 else "points"
+
+
 def month_embed(table: MonthTable) -> discord.Embed:
     """The monthly table: rank, player, points, record and rating gained; the rule below."""
     lines = [
         f"{row.rank}. {mention(row.user_id)} **{points_text(row.points)}** "
-        f"{'point' if row.points == 1 else 'points'}: "
+        f"{point_word(row.points)}: "
         + text.record_line(games=row.games, wins=row.wins, losses=row.losses, draws=row.draws)
         + f", {round(row.gained):+d} rating"
         for row in table.rows
@@ -356,7 +361,7 @@ def month_line(month: MonthStanding | None) -> str:
         return "This month: no rated game finished yet."
     return (
         f"This month: #{month.rank}, {points_text(month.points)} "
-        f"{'point' if month.points == 1 else 'points'} "
+        f"{point_word(month.points)} "
         f"({text.plural(month.games, '{n} game', '{n} games')})"
     )
 

@@ -3,13 +3,18 @@ that should not, at most once per game, only by the players who collect."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from ai import Decision
 from bot.games import GameOptions, GameService, GameView, MoveOutcome
+from bot.games.queries import month_of, month_ranking
 from bot.games.stickers import (
     BIG_CAPTURE,
     Earned,
@@ -21,11 +26,21 @@ from bot.games.stickers import (
     stickers_of_game,
     stickers_of_last_action,
 )
+from bot.storage.rows import MonthRow
 from engine import Game, Player, Point, Rules
 from engine.game import Action
 from renderer.demo import sample_game
 from renderer.stickers import EMBLEMS
-from tests.bot.service_fakes import ALICE, BOB, CHANNEL, GUILD, FakeTime, new_game, open_service
+from tests.bot.service_fakes import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    FakeTime,
+    new_game,
+    open_service,
+)
 from tests.engine.helpers import SYMMETRIES, game_state, transform, transformed_size
 
 PINK, BLUE = Player.PINK, Player.BLUE
@@ -431,3 +446,88 @@ async def test_against_the_computer_only_the_person_collects_and_an_undo_takes_i
     # Played again, it is earned again (and new again: the undone one never counted).
     again = await service.place(game_id=game_id, user_id=ALICE, point="J4")
     assert again.stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+
+
+# -- on both databases: stickers kept once, undone with their actions; the month's table ----
+
+
+@pytest_asyncio.fixture(name="either")
+async def either_fixture(database: str | Path, clock: FakeTime) -> AsyncIterator[GameService]:
+    """A service on a fresh database of each kind (SQLite, PostgreSQL where installed)."""
+    service = await open_service(database, clock)
+    yield service
+    await service.close()
+
+
+async def resigned_game(service: GameService, winner: int, loser: int) -> None:
+    view = await new_game(service, pink=winner, blue=loser, options=BIG)
+    await play(service, view, ALTERNATE_CAPTURE)
+    await service.resign(game_id=view.game_id, user_id=loser)
+
+
+async def test_stickers_are_kept_once_and_owned_on_either_database(either: GameService) -> None:
+    await resigned_game(either, ALICE, BOB)
+    await resigned_game(either, ALICE, CAROL)
+    store = either.store
+    (game_id,) = [int(g) for (g,) in await store.execute("SELECT MIN(game_id) FROM games")]
+    rows = await store.game_stickers(game_id)
+    assert [(r.user_id, r.sticker, r.seq) for r in rows] == [(ALICE, "first_capture", 6)]
+    assert rows[0].guild_id == GUILD
+    # Written again (a retried transaction): kept once, as it was.
+    async with store.db.transaction() as conn:
+        await store._insert_stickers(conn, [replace(rows[0], seq=9, earned=1.0)])
+    assert await store.game_stickers(game_id) == rows
+    assert await store.sticker_counts(ALICE) == {"first_capture": 2}
+    pairs = [(ALICE, "first_capture"), (ALICE, "trap"), (BOB, "first_capture")]
+    assert await store.stickers_owned(pairs, besides=game_id) == {(ALICE, "first_capture")}
+    assert await store.stickers_owned(pairs, besides=game_id + 1) == {(ALICE, "first_capture")}
+    assert await store.stickers_owned([], besides=game_id) == set()
+
+
+async def test_the_month_s_table_on_either_database(either: GameService, clock: FakeTime) -> None:
+    await resigned_game(either, ALICE, BOB)  # January
+    clock.advance(timedelta(days=31))  # 1 February
+    await resigned_game(either, BOB, CAROL)
+    await resigned_game(either, CAROL, ALICE)
+    table = await either.month_leaderboard(guild_id=GUILD)
+    assert (table.start, table.end) == (
+        datetime(2026, 2, 1, tzinfo=UTC),
+        datetime(2026, 3, 1, tzinfo=UTC),
+    )
+    # February only: Alice's January win is left out. Bob and Carol have a point each,
+    # ranked by the rating gained; Alice none.
+    by_user = {r.user_id: (r.points, r.games, r.wins, r.losses, r.draws) for r in table.rows}
+    assert by_user == {BOB: (1, 1, 1, 0, 0), CAROL: (1, 2, 1, 1, 0), ALICE: (0, 1, 0, 1, 0)}
+    first, second, third = table.rows
+    assert {first.user_id, second.user_id} == {BOB, CAROL} and first.gained > second.gained
+    assert third.user_id == ALICE and third.gained < 0
+    assert [r.rank for r in table.rows] == [1, 2, 3]
+    standing = await either.month_standing(guild_id=GUILD, user_id=BOB)
+    assert standing is not None and standing in table.rows
+    assert await either.month_standing(guild_id=GUILD, user_id=999) is None
+    assert (await either.month_leaderboard(guild_id=GUILD + 1)).rows == ()
+    clock.advance(timedelta(days=28))  # March: nothing yet
+    assert (await either.month_leaderboard(guild_id=GUILD)).rows == ()
+
+
+def test_month_bounds_and_ranking_ties() -> None:
+    assert month_of(datetime(2026, 12, 31, 23, 59, tzinfo=UTC)) == (
+        datetime(2026, 12, 1, tzinfo=UTC),
+        datetime(2027, 1, 1, tzinfo=UTC),
+    )
+    rows = [
+        MonthRow(1, 2, 1, 1, 0, -3.0),
+        MonthRow(2, 1, 0, 0, 1, 2.0),
+        MonthRow(3, 2, 0, 0, 2, 1.0),
+        MonthRow(4, 1, 0, 0, 1, 2.0),
+        MonthRow(5, 1, 1, 0, 0, 8.0),
+    ]
+    ranked = month_ranking(rows)
+    # Points first (a win 1, a draw ½), then rating gained; equal in both, equal rank.
+    assert [(r.user_id, r.rank, r.points) for r in ranked] == [
+        (5, 1, 1.0),
+        (3, 2, 1.0),
+        (1, 3, 1.0),
+        (2, 4, 0.5),
+        (4, 4, 0.5),
+    ]
