@@ -619,7 +619,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
         commands = {cmd["name"]: cmd for cmd in puts[0].payload}  # type: ignore[union-attr]
         expected = {"challenge", "move", "end", "resign", "board", "games", "rules", "help"}
         expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
-        expected |= {"play-computer", "undo"}
+        expected |= {"play-computer", "undo", "stickers"}
         assert set(commands) == expected
 
         def options(cmd: dict[str, Any]) -> list[dict[str, Any]]:
@@ -802,7 +802,7 @@ async def refused_in(
 async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
     puts = [c for c in world.harness.rest.calls if c.method == "PUT"]
     assert [c.path for c in puts] == [f"/applications/{APP_ID}/commands"]
-    assert len(puts[0].payload) == 16  # type: ignore[arg-type]
+    assert len(puts[0].payload) == 17  # type: ignore[arg-type]
 
 
 # -- issue 10: Discord's limits, slow service, forged payloads, names -------------------------
