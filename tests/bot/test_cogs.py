@@ -620,7 +620,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
         commands = {cmd["name"]: cmd for cmd in puts[0].payload}  # type: ignore[union-attr]
         expected = {"challenge", "move", "end", "resign", "board", "games", "rules", "help"}
         expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
-        expected |= {"play-computer", "undo", "takeback"}
+        expected |= {"play-computer", "undo", "takeback", "stickers"}
         assert set(commands) == expected
 
         def options(cmd: dict[str, Any]) -> list[dict[str, Any]]:
