@@ -8,9 +8,12 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from ai import Decision
+from engine import Point
 from tests.e2e.helpers import (
     Server,
     ShiftedClock,
@@ -196,11 +199,27 @@ async def test_refusals_a_bystander_a_second_click_and_a_click_after_the_offer_e
     assert errors(caplog) == []
 
 
+class TopRow:
+    """A stand-in for the computer's search (decided in microseconds, whatever the load of
+    the machine): the free points of the top row of a 10x10 board, left to right."""
+
+    def __init__(self) -> None:
+        self.points = iter([Point(x, 9) for x in range(10)])
+
+    async def choose(self, record: Any, level: str, seed: int, *, cheap: bool = False) -> Decision:
+        """The next point of the top row."""
+        return Decision("dot", next(self.points))
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
 async def test_a_rematch_against_the_computer_starts_at_once_with_colours_swapped(
-    server: Server, caplog: pytest.LogCaptureFixture
+    server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake, db = server.fake, server.database
-    async with bot_on(fake, db):
+    async with bot_on(fake, db) as bot:
+        monkeypatch.setattr(bot.service, "thinker", TopRow())
         start = await fake.slash(
             server.alice, "play-computer", channel=server.general, colour="blue", level="easy",
             size="10x10", clock=120,
@@ -233,7 +252,7 @@ async def test_a_rematch_against_the_computer_starts_at_once_with_colours_swappe
         await (await fake.slash(server.alice, "move", channel=new_thread, point="D4")).reply()
         await fake.wait_until(
             lambda: query(db, "SELECT moves FROM games WHERE game_id = ?", (new_id,)) == [(2,)],
-            timeout=30,
+            timeout=10,
         )
         # A second click starts nothing more.
         before_db = snapshot(db)
