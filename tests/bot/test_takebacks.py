@@ -135,8 +135,18 @@ async def test_takeback_refusals_change_nothing(service: GameService, clock: Fak
         await service.answer_takeback(
             game_id=game.game_id, user_id=CAROL, moves=request.moves, accept=True
         )
-    # Expired: it may be asked again, and then the opponent's move ends it.
+    # Expired: it may be asked again; the old request's buttons do not answer the new one,
+    # and then the opponent's move ends it.
     again = await service.ask_takeback(game_id=game.game_id, user_id=ALICE)
+    assert again.asked_key != request.asked_key and again.moves == request.moves
+    with pytest.raises(TakebackClosed, match="a newer one"):
+        await service.answer_takeback(
+            game_id=game.game_id,
+            user_id=CAROL,
+            moves=request.moves,
+            accept=True,
+            asked=request.asked_key,
+        )
     await service.place(game_id=game.game_id, user_id=CAROL, point="F5")
     with pytest.raises(TakebackClosed, match="moved on"):
         await service.answer_takeback(
