@@ -425,7 +425,7 @@ async def picture_file(
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
     that stop would do, see ``game_png``)."""
     names = await picture_names(bot, view)
-    times = view.times_left(utc_now()) if view.is_running else None
+    times = view.times_left(bot.service.now()) if view.is_running else None
     png = await asyncio.to_thread(
         game_png,
         view.game,

@@ -81,15 +81,29 @@ NOT_YOUR_REQUEST = "This request is not yours to answer: "
 
 class TakebackButton(
     PersistentItem[discord.ui.Button[Any]],
-    template=r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})",
+    template=(
+        r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
+        r"(?::(?P<asked>[0-9]{1,12}))?"
+    ),
 ):
-    """Accept or Decline a takeback request; the custom id carries the game and its number of
-    actions when asked (a click once the game moved on is refused)."""
+    """Accept or Decline a takeback request; the custom id carries the game, its number of
+    actions when asked (a click once the game moved on is refused) and when it was asked
+    (unix seconds: an older request's buttons never answer a newer one)."""
 
     LABELS: ClassVar[dict[str, str]] = {"accept": "Accept takeback", "decline": "Decline"}
 
-    def __init__(self, action: str, key: Any, /, *, moves: int = 0, **options: Any) -> None:
+    def __init__(
+        self,
+        action: str,
+        key: Any,
+        /,
+        *,
+        moves: int = 0,
+        asked: int | None = None,
+        **options: Any,
+    ) -> None:
         self.moves = moves
+        self.asked = asked
         super().__init__(action, key, **options)
 
     @classmethod
@@ -103,7 +117,13 @@ class TakebackButton(
         """Rebuild the button with the position it was asked for (a forged key is marked
         ``forged``, as in ``PersistentItem.from_custom_id``)."""
         key = cls.parse_key(match["key"])
-        made = cls(match["action"], cls.NO_KEY if key is None else key, moves=int(match["moves"]))
+        asked = None if match["asked"] is None else int(match["asked"])
+        made = cls(
+            match["action"],
+            cls.NO_KEY if key is None else key,
+            moves=int(match["moves"]),
+            asked=asked,
+        )
         made.forged = key is None
         return made
 
@@ -116,7 +136,8 @@ class TakebackButton(
                 if self.action == "accept"
                 else discord.ButtonStyle.danger
             ),
-            custom_id=f"dots:takeback:{self.action}:{self.key}:{self.moves}",
+            custom_id=f"dots:takeback:{self.action}:{self.key}:{self.moves}"
+            + ("" if self.asked is None else f":{self.asked}"),
             disabled=disabled,
         )
 
@@ -133,6 +154,7 @@ class TakebackButton(
                     user_id=interaction.user.id,
                     moves=self.moves,
                     accept=accept,
+                    asked=self.asked,
                 ),
                 update=True,
             )
@@ -140,7 +162,7 @@ class TakebackButton(
                 interaction,
                 deferred,
                 answered_text(done.request, accepted=accept),
-                view=takeback_view(self.key, self.moves, disabled=True),
+                view=takeback_view(self.key, self.moves, self.asked, disabled=True),
             )
             if done.taken is not None:
                 picture = await picture_file(bot, done.view)
@@ -148,11 +170,13 @@ class TakebackButton(
                 await send_to_game(bot, done.view, content, files=[picture])
 
 
-def takeback_view(game_id: int, moves: int, *, disabled: bool = False) -> discord.ui.View:
+def takeback_view(
+    game_id: int, moves: int, asked: int | None, *, disabled: bool = False
+) -> discord.ui.View:
     """The buttons under a takeback request."""
     view = discord.ui.View(timeout=None)
     for action in ("accept", "decline"):
-        view.add_item(TakebackButton(action, game_id, moves=moves, disabled=disabled))
+        view.add_item(TakebackButton(action, game_id, moves=moves, asked=asked, disabled=disabled))
     return view
 
 
@@ -195,7 +219,7 @@ class Takebacks(commands.Cog):
             self.bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
             ephemeral=not here,
         )
-        buttons = takeback_view(view.game_id, request.moves)
+        buttons = takeback_view(view.game_id, request.moves, request.asked_key)
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
         message: discord.Message | None = None
         if here and deferred is None:

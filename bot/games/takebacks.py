@@ -58,8 +58,14 @@ class TakebackRequest:
     moves: int
     point: str
     status: str
+    asked: datetime
     expires: datetime
     message_id: int | None = None
+
+    @property
+    def asked_key(self) -> int:
+        """The instant asked, in whole unix seconds: with ``moves``, what a button names."""
+        return int(to_ts(self.asked))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +139,12 @@ class TakebackCases(PlayCases):
         await self.store.set_takeback_message(game_id, message_id)
 
     async def answer_takeback(
-        self, *, game_id: int, user_id: int, moves: int, accept: bool
+        self, *, game_id: int, user_id: int, moves: int, accept: bool, asked: int | None = None
     ) -> TakebackAnswer:
-        """The asker's opponent accepts or declines the request made at ``moves`` actions.
-        Accepted, the asker's last dot is taken back and their clock restarts.
+        """The asker's opponent accepts or declines the request made at ``moves`` actions
+        (and, when given, ``asked``: its ``asked_key``, so an older request's buttons never
+        answer a newer one). Accepted, the asker's last dot is taken back and their clock
+        restarts.
 
         Raises:
             NoSuchGame, GameOver, NotYourTakeback (the asker, or a bystander), TakebackClosed
@@ -148,6 +156,8 @@ class TakebackCases(PlayCases):
             request = await self.store.takeback(game_id)
             if request is None or request.moves != moves:
                 raise TakebackClosed("this takeback request is over: the game moved on")
+            if asked is not None and int(request.asked) != asked:
+                raise TakebackClosed("this takeback request is over: a newer one replaced it")
             if user_id == request.asker_id:
                 raise NotYourTakeback("your opponent answers your takeback request, not you")
             if user_id not in {row.pink_id, row.blue_id}:
@@ -199,6 +209,7 @@ def _request(row: TakebackRow, pink_id: int, blue_id: int, last: Action) -> Take
         moves=row.moves,
         point=last.point.name if last.point is not None else "",
         status=row.status,
+        asked=to_dt(row.asked),
         expires=to_dt(row.expires),
         message_id=row.message_id,
     )

@@ -18,6 +18,7 @@ from bot.games import (
     IllegalMove,
     NotAgainstComputer,
     NotYourGame,
+    Thinker,
     TimedOut,
 )
 from bot.games.game_clock import GameClock
@@ -135,8 +136,18 @@ async def test_takeback_refusals_change_nothing(service: GameService, clock: Fak
         await service.answer_takeback(
             game_id=game.game_id, user_id=CAROL, moves=request.moves, accept=True
         )
-    # Expired: it may be asked again, and then the opponent's move ends it.
+    # Expired: it may be asked again; the old request's buttons do not answer the new one,
+    # and then the opponent's move ends it.
     again = await service.ask_takeback(game_id=game.game_id, user_id=ALICE)
+    assert again.asked_key != request.asked_key and again.moves == request.moves
+    with pytest.raises(TakebackClosed, match="a newer one"):
+        await service.answer_takeback(
+            game_id=game.game_id,
+            user_id=CAROL,
+            moves=request.moves,
+            accept=True,
+            asked=request.asked_key,
+        )
     await service.place(game_id=game.game_id, user_id=CAROL, point="F5")
     with pytest.raises(TakebackClosed, match="moved on"):
         await service.answer_takeback(
@@ -294,3 +305,28 @@ async def test_play_computer_takes_a_game_clock(service: GameService, clock: Fak
     assert view.deadline == clock.now() + timedelta(days=3)
     # The stored per-move clock is the total within its range: the reminder comes at a third.
     assert view.clock == timedelta(days=3)
+
+
+async def test_undo_against_the_computer_on_a_game_clock_keeps_time_spent(
+    service: GameService, clock: FakeTime
+) -> None:
+    service.thinker = Thinker(processes=False, iterations=10)
+    view = await service.start_computer_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ALICE,
+        options=GameOptions(colour="pink", game_clock=GameClock.parse("2+10")),
+    )
+    clock.advance(30 * S)
+    await service.place(game_id=view.game_id, user_id=ALICE, point="E5")
+    clock.advance(2 * S)
+    replied = await service.computer_move(game_id=view.game_id)
+    assert replied is not None
+    clock.advance(8 * S)
+    undone = await service.undo(game_id=view.game_id, user_id=ALICE)
+    # Alice spent 30 s and 8 s; both increments of the moves taken back go back.
+    assert undone.view.times_left(clock.now()) == {
+        Player.PINK: timedelta(minutes=2) - 38 * S,
+        Player.BLUE: timedelta(minutes=2) - 2 * S,
+    }
+    assert undone.view.deadline == clock.now() + timedelta(minutes=2) - 38 * S

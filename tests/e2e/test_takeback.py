@@ -73,8 +73,9 @@ async def test_a_takeback_asked_and_accepted(
         request = await ask(s, game.thread)
         assert "take back D4" in request.content
         accept, decline = request.custom_ids()
-        assert accept == f"dots:takeback:accept:{game.game_id}:3"
-        assert decline == f"dots:takeback:decline:{game.game_id}:3"
+        ((asked,),) = query(s.database, "SELECT asked FROM takebacks")
+        assert accept == f"dots:takeback:accept:{game.game_id}:3:{int(asked)}"
+        assert decline == f"dots:takeback:decline:{game.game_id}:3:{int(asked)}"
         assert stored_request(s, game.game_id) == [(s.alice.id, 3, "pending")]
         # A bystander's click, and the asker's own, are refused privately.
         await refused(await fake.click(s.carol, request, accept), says="only")
