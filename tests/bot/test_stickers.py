@@ -531,3 +531,19 @@ def test_month_bounds_and_ranking_ties() -> None:
         (2, 4, 0.5),
         (4, 4, 0.5),
     ]
+
+
+async def test_a_takeback_by_consent_takes_the_sticker_back_too(service: GameService) -> None:
+    view = await new_game(service, options=GameOptions(width=20, height=20, rated=False))
+    outcomes = await play(service, view, ALTERNATE_CAPTURE)
+    assert outcomes[-1].stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+    moves = len(outcomes[-1].view.game.actions)
+    await service.ask_takeback(game_id=view.game_id, user_id=ALICE)
+    await service.answer_takeback(game_id=view.game_id, user_id=BOB, moves=moves, accept=True)
+    assert await stored(service, view.game_id) == []
+    # Another dot earns nothing; the capture played again is the first again.
+    assert (await service.place(game_id=view.game_id, user_id=ALICE, point="A10")).stickers == ()
+    await service.place(game_id=view.game_id, user_id=BOB, point="A3")
+    again = await service.place(game_id=view.game_id, user_id=ALICE, point="E4")
+    assert again.stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+    assert await stored(service, view.game_id) == [(ALICE, "first_capture", 8)]
