@@ -804,7 +804,7 @@ async def refused_in(
 async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
     puts = [c for c in world.harness.rest.calls if c.method == "PUT"]
     assert [c.path for c in puts] == [f"/applications/{APP_ID}/commands"]
-    assert len(puts[0].payload) == 17  # type: ignore[arg-type]
+    assert len(puts[0].payload) == 18  # type: ignore[arg-type]
 
 
 # -- issue 10: Discord's limits, slow service, forged payloads, names -------------------------
