@@ -9,13 +9,14 @@ never lost to a crash nor written for an action that was not stored; the news go
 What it costs: a move reads only its own ``Placement`` (``stickers_of_last_action``), given the
 stickers the game earned before, kept per cached game (read from the database once after a
 restart, an undo or a take-back); one more read only when the move earned something (was it the
-player's first of its kind?). At the end the game is replayed once (``stickers_of_game``): what
-the game earned and is not stored yet is written then, so a game begun before stickers existed
-still gets its game-level stickers.
+player's first of its kind?). At the end the game is replayed once (``stickers_of_game``, in a
+thread): what the game earned and is not stored yet is written then, so a game begun before
+stickers existed still gets its game-level stickers.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -101,7 +102,10 @@ class StickerCases(PlayCases):
             earlier = _as_earned(row, await self.store.game_stickers(row.game_id), last)
         if game.is_over:
             have = {(e.player, e.sticker) for e in earlier}
-            new = [e for e in stickers_of_game(game, players) if (e.player, e.sticker) not in have]
+            # A replay (bench/render.py: ~100 ms of CPU for a full 39x32 game): in a thread, so
+            # other games' moves are not held up; the game is not changed under its lock.
+            every = await asyncio.to_thread(stickers_of_game, game, players)
+            new = [e for e in every if (e.player, e.sticker) not in have]
             self._known.pop(row.game_id, None)
         else:
             new = stickers_of_last_action(game, players, earlier)

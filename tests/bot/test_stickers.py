@@ -31,6 +31,7 @@ from engine import Game, Player, Point, Rules
 from engine.game import Action
 from renderer.demo import sample_game
 from renderer.stickers import EMBLEMS
+from tests.bot.discord_inprocess import World
 from tests.bot.service_fakes import (
     ALICE,
     BOB,
@@ -41,6 +42,8 @@ from tests.bot.service_fakes import (
     new_game,
     open_service,
 )
+from tests.bot.test_cogs import ANN, button_id, posted
+from tests.bot.test_cogs import play as cog_play
 from tests.engine.helpers import SYMMETRIES, game_state, transform, transformed_size
 
 PINK, BLUE = Player.PINK, Player.BLUE
@@ -531,3 +534,45 @@ def test_month_bounds_and_ranking_ties() -> None:
         (2, 4, 0.5),
         (4, 4, 0.5),
     ]
+
+
+async def test_a_takeback_by_consent_takes_the_sticker_back_too(service: GameService) -> None:
+    view = await new_game(service, options=GameOptions(width=20, height=20, rated=False))
+    outcomes = await play(service, view, ALTERNATE_CAPTURE)
+    assert outcomes[-1].stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+    moves = len(outcomes[-1].view.game.actions)
+    await service.ask_takeback(game_id=view.game_id, user_id=ALICE)
+    await service.answer_takeback(game_id=view.game_id, user_id=BOB, moves=moves, accept=True)
+    assert await stored(service, view.game_id) == []
+    # Another dot earns nothing; the capture played again is the first again.
+    assert (await service.place(game_id=view.game_id, user_id=ALICE, point="A10")).stickers == ()
+    await service.place(game_id=view.game_id, user_id=BOB, point="A3")
+    again = await service.place(game_id=view.game_id, user_id=ALICE, point="E4")
+    assert again.stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+    assert await stored(service, view.game_id) == [(ALICE, "first_capture", 8)]
+
+
+# -- in-process Discord: the computer's run alone announces what it made the person earn ---
+
+
+async def test_a_trap_during_the_computer_s_run_alone_is_announced(world: World) -> None:
+    from tests.bot.test_computer_cogs import ScriptedThinker  # noqa: PLC0415 (a test helper)
+
+    h = world.harness
+    # Ann's empty ring around D4; she ends, and the computer, alone, walks into it, then ends.
+    world.service.thinker = ScriptedThinker(["J1", "J2", "J3", "J4", "D4", "A10", "end"])
+    await h.slash(ANN, "play-computer", level="easy", colour="pink")
+    (thread,) = h.threads()
+    await cog_play(world, thread, (ANN, "D5"), (ANN, "C4"), (ANN, "E4"), (ANN, "D3"))
+    await h.slash(ANN, "end", channel_id=thread)
+    prompt = h.last_message_with("dots:confirm:end")
+    calls = await h.click(ANN, prompt, button_id(prompt, "dots:confirm:end:"))
+    last = [c for c in posted(calls) if c.path == f"/channels/{thread}/messages"][-1].content
+    assert "plays on alone: D4 (captures 1), A10." in last and "Pink wins 1–0" in last
+    assert f"<@{ANN.id}>: New sticker! {Sticker.EMPTY_RING_TRAP.label}" in last
+    assert f"<@{ANN.id}>: New sticker! {Sticker.FIRST_CAPTURE.label}" in last
+    assert "<@-" not in last  # the computer collects nothing
+    assert await world.service.sticker_book(user_id=ANN.id) == {
+        Sticker.EMPTY_RING_TRAP: 1,
+        Sticker.FIRST_CAPTURE: 1,
+    }
