@@ -121,23 +121,15 @@ def expand(field: Field, player: int, last: int, patterns: bool = True) -> list[
     (``patterns`` False: no priors, every child starts unvisited)."""
     if not patterns:
         return [Node(i, player) for i in candidates(field, player)]
-    live, dirs = field.live, field.dirs
+    dirs = field.dirs
     opponent = 3 - player
+    mine, theirs = field.around[player], field.around[opponent]
     near = {last + d for d in dirs} if last else set()
     children = []
     for i in candidates(field, player):
-        mine = theirs = 0
-        bit = 1
-        for d in dirs:
-            value = live[i + d]
-            if value == player:
-                mine |= bit
-            elif value == opponent:
-                theirs |= bit
-            bit <<= 1
-        if RUNS[mine] >= 2 and field.captures_at(i, player):
+        if RUNS[mine[i]] >= 2 and field.captures_at(i, player):
             visits, mean = PRIOR_CAPTURE
-        elif RUNS[theirs] >= 2 and field.captures_at(i, opponent):
+        elif RUNS[theirs[i]] >= 2 and field.captures_at(i, opponent):
             visits, mean = PRIOR_BLOCK
         elif i in near:
             visits, mean = PRIOR_NEAR
