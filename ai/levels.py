@@ -13,7 +13,8 @@ class Level:
     the UCT exploration constant, the playout policy, whether the root's one-move look gives
     a head start to captures and to rescues (blocking the opponent's capture), a safety cap
     in seconds (hit on big boards and loaded machines; a capped search is not reproducible),
-    the AMAF constant K (``rave``; 0: plain UCT) and whether new nodes get pattern priors."""
+    the AMAF constant K (``rave``; 0: plain UCT), whether new nodes get pattern priors and
+    whether the subtree of the move played is kept for the next turn (``reuse``, ai/trees.py)."""
 
     name: str
     iterations: int
@@ -24,6 +25,7 @@ class Level:
     max_seconds: float = 1.5
     rave: float = 300.0
     patterns: bool = True
+    reuse: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -49,8 +51,15 @@ LEVELS: dict[str, Level] = {
             rave=0.0,
             patterns=False,
         ),
-        # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts.
-        Level("hard", iterations=1500, exploration=0.2, policy=Policy(local=0.5, urgent=0.5)),
+        # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts, and
+        # the tree of its last move kept for its next.
+        Level(
+            "hard",
+            iterations=1500,
+            exploration=0.2,
+            policy=Policy(local=0.5, urgent=0.5),
+            reuse=True,
+        ),
     )
 }
 

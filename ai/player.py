@@ -16,11 +16,13 @@ When it ends (rule 6) and stops (rule 8.2):
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ai import trees
 from ai.field import Field
 from ai.levels import Level, level_named
 from ai.search import Prior, candidates, search
@@ -38,12 +40,14 @@ RESCUE_REWARD = 0.7
 class Decision:
     """What the computer does: ``kind`` "dot" with its ``point``, or "end" (a stop under
     grounding rules). ``value`` is the search's estimate of its winning chance (0 to 1) and
-    ``iterations`` the iterations it ran; neither takes part in equality."""
+    ``iterations`` the iterations it ran, ``reused`` the visits it started from (a subtree
+    kept from its previous turn, ai/trees.py); none takes part in equality."""
 
     kind: Literal["dot", "end"]
     point: Point | None = None
     value: float = field(default=0.5, compare=False)
     iterations: int = field(default=0, compare=False)
+    reused: int = field(default=0, compare=False)
 
     def action(self, player: Player) -> Action:
         """The engine action of this decision for ``player`` (for ``Game.apply``)."""
@@ -61,13 +65,16 @@ def choose(
     iterations: int | None = None,
     max_seconds: float | None = None,
     seconds: float | None = None,
+    reuse: bool | None = None,
 ) -> Decision:
     """Decide the move of the player to move in ``game``; the game is not changed.
 
     The same position, level and seed give the same decision unless the level's time cap
     (``max_seconds``) cut the search short; ``seed=None`` draws a fresh seed. ``iterations``
     and ``max_seconds`` override the level's. ``seconds`` searches for that long instead of
-    a count of iterations (equal-time matches; not reproducible).
+    a count of iterations (equal-time matches; not reproducible). ``reuse`` (None: the
+    level's) searches on from the subtree kept from this game's previous turn in this process
+    (ai/trees.py); a decision that reused one depends on the searches before it as well.
 
     Raises:
         GameOverError: the game is over.
@@ -115,6 +122,9 @@ def choose(
     recent = tuple(
         field.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
     )[-2:]
+    keeping = spec.reuse if reuse is None else reuse
+    tree = trees.take(spec.name, game.record) if keeping else None
+    reused = tree.visits if tree is not None else 0
     if seconds is not None:
         budget: int | None = iterations
     else:
@@ -133,12 +143,22 @@ def choose(
         priors=tuple(priors),
         seconds=None if seconds is None else _left(seconds, started),
         max_seconds=_left(spec.max_seconds if max_seconds is None else max_seconds, started),
+        tree=tree,
     )
+    if keeping and result.root is not None and result.root.children:
+        for child in result.root.children:
+            if child.move == result.index:
+                played = Action("dot", me, board.point_at(result.index))
+                record = game.record
+                trees.keep(
+                    spec.name, dataclasses.replace(record, actions=(*record.actions, played)), child
+                )
+                break
     if result.index < 0:
         # No free point at all cannot happen in a running game (rule 6.3); ending is the
         # only thing left to do.
         return Decision("end", value=_outcome(game, me), iterations=result.iterations)
-    return Decision("dot", board.point_at(result.index), result.value, result.iterations)
+    return Decision("dot", board.point_at(result.index), result.value, result.iterations, reused)
 
 
 def choose_from_record(
@@ -149,6 +169,7 @@ def choose_from_record(
     iterations: int | None = None,
     max_seconds: float | None = None,
     seconds: float | None = None,
+    reuse: bool | None = None,
 ) -> Decision:
     """``choose`` for the game a record describes (a small picklable input for a process pool).
 
@@ -158,7 +179,13 @@ def choose_from_record(
     """
     game = Game.replay(record)
     return choose(
-        game, level, seed, iterations=iterations, max_seconds=max_seconds, seconds=seconds
+        game,
+        level,
+        seed,
+        iterations=iterations,
+        max_seconds=max_seconds,
+        seconds=seconds,
+        reuse=reuse,
     )
 
 

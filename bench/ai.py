@@ -13,6 +13,7 @@ Targets: each stronger level wins at least 80%; the new hard beats old-hard at l
 Run: python bench/ai.py [--games N] [--workers W] [--size 10] [--seconds 1]
        [--pairs hard-old-hard,hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
+       [--like hard2=hard --set hard2.reuse=0 --pairs hard-hard2]   (a level against a variant)
    the must-show: python bench/ai.py --pairs hard-old-hard --seconds 1 --games 100 --size 10
                   python bench/ai.py --pairs hard-old-hard --seconds 1 --games 40 --size 20
 """
@@ -159,8 +160,14 @@ def main() -> None:
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
     parser.add_argument("--every", type=int, default=0, help="a table every N games")
     parser.add_argument("--set", action="append", default=[], help="level.field=value")
+    parser.add_argument(
+        "--like", action="append", default=[], help="new=level: a copy of a level to --set"
+    )
     args = parser.parse_args()
     levels = dict(ai.LEVELS)
+    for like in args.like:
+        new, base = like.split("=")
+        levels[new] = dataclasses.replace(levels[base], name=new)
     for setting in args.set:
         target, value = setting.split("=")
         name, field = target.split(".")
@@ -170,9 +177,9 @@ def main() -> None:
         else:
             policy = dataclasses.replace(levels[name].policy, **{field: kind(float(value))})
             levels[name] = dataclasses.replace(levels[name], policy=policy)
-    for name in ai.LEVELS:
-        print(levels[name], flush=True)
-    pairs = [_pair(p) for p in args.pairs.split(",") if p]
+    for level in levels.values():
+        print(level, flush=True)
+    pairs = [_pair(p, levels) for p in args.pairs.split(",") if p]
     if args.speed_sizes:
         print("playouts per second from the empty board (before: engine Board + old policy;")
         print("after: Field, same policy; after+urgent: Field, the levels' policy)")
@@ -215,13 +222,13 @@ def main() -> None:
                     flush=True,
                 )
             if done < len(futures) and args.every and not done % args.every:
-                report(outcomes, pairs, args, time.perf_counter() - started)
-    report(outcomes, pairs, args, time.perf_counter() - started)
+                report(outcomes, pairs, args, time.perf_counter() - started, levels)
+    report(outcomes, pairs, args, time.perf_counter() - started, levels)
 
 
-def _pair(text: str) -> tuple[str, str]:
+def _pair(text: str, levels: dict[str, ai.Level]) -> tuple[str, str]:
     """``hard-old-hard`` -> ("hard", "old-hard"): the first dash that leaves two names."""
-    names = {*ai.LEVELS, OLD, RANDOM}
+    names = {*levels, OLD, RANDOM}
     for k, char in enumerate(text):
         if char == "-" and text[:k] in names and text[k + 1 :] in names:
             return text[:k], text[k + 1 :]
@@ -233,6 +240,7 @@ def report(
     pairs: list[tuple[str, ...]],
     args: argparse.Namespace,
     wall: float,
+    levels: dict[str, ai.Level],
 ) -> None:
     """Print the table of the games played so far."""
     seconds: dict[str, list[float]] = defaultdict(list)
@@ -265,7 +273,7 @@ def report(
                 capped[level] += g.capped.get(level, 0)
     print()
     print(f"{'level':<8} {'moves':>6} {'max s/move':>11} {'mean s/move':>12} {'capped':>7}")
-    for level in (*ai.LEVELS, OLD):
+    for level in (*levels, OLD):
         values = seconds.get(level)
         if values:
             print(
