@@ -14,7 +14,8 @@ class Level:
     a head start to captures and to rescues (blocking the opponent's capture), a safety cap
     in seconds (hit on big boards and loaded machines; a capped search is not reproducible),
     the AMAF constant K (``rave``; 0: plain UCT), whether new nodes get pattern priors and
-    whether the subtree of the move played is kept for the next turn (``reuse``, ai/trees.py)."""
+    whether the subtree of the move played is kept for the next turn (``reuse``, ai/trees.py)
+    and whether the root reads ladders, forced capture sequences (``ladders``, ai/ladders.py)."""
 
     name: str
     iterations: int
@@ -26,6 +27,7 @@ class Level:
     rave: float = 300.0
     patterns: bool = True
     reuse: bool = False
+    ladders: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -52,13 +54,14 @@ LEVELS: dict[str, Level] = {
             patterns=False,
         ),
         # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts, and
-        # the tree of its last move kept for its next.
+        # the tree of its last move kept for its next, ladders read at the root.
         Level(
             "hard",
             iterations=1500,
             exploration=0.2,
             policy=Policy(local=0.5, urgent=0.5),
             reuse=True,
+            ladders=True,
         ),
     )
 }

@@ -24,6 +24,7 @@ from typing import Literal
 
 from ai import trees
 from ai.field import Field
+from ai.ladders import ladder_starts
 from ai.levels import Level, level_named
 from ai.search import Prior, candidates, search
 from ai.tactics import fill_alone, gains, threats
@@ -34,6 +35,9 @@ from engine import Action, Game, GameOverError, Player, Point, Record
 PRIOR_VISITS = 6
 CAPTURE_REWARD = 0.8
 RESCUE_REWARD = 0.7
+# A working ladder is as sure as a capture: the search's own capture prior (ai/search.py),
+# which the ladder's first dot lacks, is made up for by a double head start.
+LADDER_VISITS = 2 * PRIOR_VISITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +126,8 @@ def choose(
     recent = tuple(
         field.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
     )[-2:]
+    if spec.ladders and not alone:
+        priors.extend(_ladder_priors(field, player, recent, {p.index for p in priors}))
     keeping = spec.reuse if reuse is None else reuse
     tree = trees.take(spec.name, game.record) if keeping else None
     reused = tree.visits if tree is not None else 0
@@ -212,6 +218,34 @@ def _closing_in(field: Field, filled: Field, player: int) -> int:
         if distance < best_distance and not field.is_suicide(i, player):
             best, best_distance = i, distance
     return best
+
+
+def _ladder_priors(
+    field: Field, player: int, recent: tuple[int, ...], taken: set[int]
+) -> list[Prior]:
+    """Head starts from the ladder reader: a ladder of ``player``'s to start (as a capture),
+    then a point where the opponent would start one (as a rescue: take the point first).
+    Moves next to the last dots are read first (the reader's time is capped)."""
+    moves = candidates(field, player)
+    stride = field.stride
+
+    def distance(i: int) -> int:
+        return min(
+            (max(abs(i % stride - r % stride), abs(i // stride - r // stride)) for r in recent),
+            default=0,
+        )
+
+    moves.sort(key=distance)
+    found = []
+    for i, gain in ladder_starts(field, player, moves).items():
+        if i not in taken:
+            taken.add(i)
+            found.append(Prior(i, LADDER_VISITS * gain, CAPTURE_REWARD))
+    for i, gain in ladder_starts(field, 3 - player, moves).items():
+        if i not in taken:
+            taken.add(i)
+            found.append(Prior(i, PRIOR_VISITS * gain, RESCUE_REWARD))
+    return found
 
 
 def _left(seconds: float, started: float) -> float:
