@@ -15,7 +15,8 @@ class Level:
     in seconds (hit on big boards and loaded machines; a capped search is not reproducible),
     the AMAF constant K (``rave``; 0: plain UCT), whether new nodes get pattern priors and
     whether the subtree of the move played is kept for the next turn (``reuse``, ai/trees.py)
-    and whether the root reads ladders, forced capture sequences (``ladders``, ai/ladders.py)."""
+    and whether the root reads ladders, forced capture sequences (``ladders``, ai/ladders.py),
+    and whether it plays the opening book's lines on the standard starts (``book``, ai/book.py)."""
 
     name: str
     iterations: int
@@ -28,6 +29,7 @@ class Level:
     patterns: bool = True
     reuse: bool = False
     ladders: bool = False
+    book: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -54,7 +56,8 @@ LEVELS: dict[str, Level] = {
             patterns=False,
         ),
         # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts, and
-        # the tree of its last move kept for its next, ladders read at the root.
+        # the tree of its last move kept for its next, ladders read at the root, and the
+        # opening book on the standard starts.
         Level(
             "hard",
             iterations=1500,
@@ -62,6 +65,7 @@ LEVELS: dict[str, Level] = {
             policy=Policy(local=0.5, urgent=0.5),
             reuse=True,
             ladders=True,
+            book=True,
         ),
     )
 }

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ai import trees
+from ai.book import book_move
 from ai.field import Field
 from ai.ladders import ladder_starts
 from ai.levels import Level, level_named
@@ -91,6 +92,10 @@ def choose(
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
+    if spec.book:
+        opening = book_move(game)
+        if opening is not None:
+            return Decision("dot", opening)
     rng = random.Random(seed)
     board = game.board
     field = Field.from_board(board)
