@@ -68,12 +68,13 @@ def play(
     size: str,
     levels_by_name: dict[str, ai.Level],
     seconds: float | None = None,
+    start: str = "empty",
 ) -> GameOutcome:
     """Play game ``number`` of a match; the stronger level is Pink in even-numbered games."""
     pink, blue = (strong, weak) if number % 2 == 0 else (weak, strong)
     levels = {Player.PINK: pink, Player.BLUE: blue}
     width, _, height = size.partition("x")
-    game = Game(int(width), int(height or width))
+    game = Game(int(width), int(height or width), start=start, seed=seed * 7919 + number)
     rng = random.Random(seed * 7919 + number)
     timings: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
@@ -156,6 +157,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="10", help="10 (square) or 39x32")
+    parser.add_argument("--start", default="empty", choices=[s.value for s in Start])
     parser.add_argument("--pairs", default="hard-old-hard,hard-medium,medium-easy,easy-random")
     parser.add_argument("--seconds", type=float, default=None, help="seconds a move, all sides")
     parser.add_argument("--speed-sizes", default="10x10,20x20,39x32", help="'' to skip")
@@ -221,6 +223,7 @@ def main() -> None:
                 size=args.size,
                 levels_by_name=levels,
                 seconds=args.seconds,
+                start=args.start,
             )
             for n in range(args.games)
             for strong, weak in pairs
@@ -312,7 +315,7 @@ def report(
     print()
     budget = f"{args.seconds} s a move each" if args.seconds else "the levels' budgets"
     size = args.size if "x" in args.size else f"{args.size}x{args.size}"
-    print(f"{size}, standard rules, empty start, {budget}, up to {args.games} games a pairing")
+    print(f"{size}, standard rules, {args.start} start, {budget}, up to {args.games} a pairing")
     print(
         f"{'stronger vs weaker':<20} {'games':>5} {'wins':>5} {'draws':>6} {'losses':>7}"
         f" {'win %':>6} {'ended/full':>11}"
