@@ -45,8 +45,9 @@ LADDER_VISITS = 2 * PRIOR_VISITS
 class Decision:
     """What the computer does: ``kind`` "dot" with its ``point``, or "end" (a stop under
     grounding rules). ``value`` is the search's estimate of its winning chance (0 to 1) and
-    ``iterations`` the iterations it ran, ``reused`` the visits it started from (a subtree
-    kept from its previous turn, ai/trees.py); none takes part in equality."""
+    ``iterations`` the iterations it ran (0: a book move, or no search was needed), ``reused``
+    the visits it started from (a subtree kept from its previous turn, ai/trees.py); none
+    takes part in equality."""
 
     kind: Literal["dot", "end"]
     point: Point | None = None
