@@ -132,5 +132,5 @@ def test_hard_plays_the_book_at_once_and_the_lower_levels_search() -> None:
     decision = ai.choose(game, "hard", seed=1)
     assert decision.point == Point.parse(LINES[Start.CROSS][""])
     assert decision.iterations == 0
-    assert ai.choose(game, "medium", seed=1, iterations=20).iterations == 20
+    assert ai.choose(game, "medium", seed=1, iterations=20, max_seconds=60).iterations == 20
     assert game.to_move is Player.PINK and not game.actions
