@@ -14,8 +14,11 @@ Action to apply. It reads the game and never changes it, so it can run off the e
 
 with a ProcessPoolExecutor (a Record and a Game both pickle) or a thread pool. Levels are
 "easy", "medium" and "hard" (``LEVELS``); the budget is a count of search iterations, so the
-same position, level and seed give the same decision unless the level's time cap cut it short.
-``choose(..., seconds=S)`` searches for S seconds instead (equal-time matches in bench/ai.py).
+same position, level and seed give the same decision unless the level's time cap cut it short
+or hard searched on from the tree it kept from its previous turn (ai/trees.py; ``reuse=False``
+searches afresh). ``choose(..., seconds=S)`` searches for S seconds instead (equal-time
+matches in bench/ai.py). Hard also reads ladders at the root (ai/ladders.py) and plays a small
+opening book on the standard starts (ai/book.py).
 """
 
 from ai.levels import LEVELS, Level, level_named

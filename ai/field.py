@@ -41,6 +41,14 @@ def _ring_runs(pattern: int) -> int:
 
 # RUNS[pattern] >= 2: a dot with these own neighbours may close a ring.
 RUNS = bytes(max(0, _ring_runs(p)) for p in range(256))
+# The neighbours where a run of set bits starts, and the corners that join two runs.
+RUN_STARTS = tuple(
+    tuple(k for k in range(8) if p >> k & 1 and not p >> ((k - 1) & 7) & 1) for p in range(256)
+)
+CORNERS = bytes(
+    sum(1 for k in (1, 3, 5, 7) if not p >> k & 1 and p >> (k - 1) & 1 and p >> ((k + 1) & 7) & 1)
+    for p in range(256)
+)
 
 
 class Field:
@@ -51,6 +59,7 @@ class Field:
 
     __slots__ = (
         "area_steps",
+        "around",
         "chain",
         "diagonal",
         "dirs",
@@ -59,6 +68,7 @@ class Field:
         "free",
         "height",
         "live",
+        "marks",
         "orth",
         "owner",
         "scan",
@@ -92,6 +102,11 @@ class Field:
         s = stride
         self.dirs = (-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1)
         self.orth = (-s, 1, s, -1)
+        # A dot on i is neighbour (k + 4) & 7 of its neighbour k: the bit to set there.
+        self.marks = tuple((self.dirs[k], 1 << ((k + 4) & 7)) for k in range(8))
+        # around[p][i]: the 8-bit pattern of p's live dots round i, kept as dots are placed
+        # and captured (8 writes a dot), so a pattern costs one lookup in the playouts.
+        self.around = [bytearray(), bytearray(cells), bytearray(cells)]
         self.diagonal = (-s + 1, s + 1, s - 1, -s - 1)
         dx = (0, 1, 1, 1, 0, -1, -1, -1)
         dy = (-1, -1, 0, 1, 1, 1, 0, -1)
@@ -140,6 +155,12 @@ class Field:
                     while chain[b] != b:
                         b = chain[b]
                     chain[a] = b
+        for i in range(len(live)):
+            player = live[i]
+            if player in {1, 2}:
+                around = field.around[player]
+                for d, bit in field.marks:
+                    around[i + d] |= bit
         field.free = board.free_count
         field.score = [0, board.score(Player.PINK), board.score(Player.BLUE)]
         return field
@@ -155,6 +176,9 @@ class Field:
         other.edge = self.edge
         other.dirs, other.orth, other.diagonal = self.dirs, self.orth, self.diagonal
         other.scan, other.area_steps = self.scan, self.area_steps
+        other.marks = self.marks
+        around = self.around
+        other.around = [around[0], around[1][:], around[2][:]]
         other.chain = self.chain[:]
         other.score = self.score[:]
         other.free = self.free
@@ -173,14 +197,7 @@ class Field:
 
     def pattern(self, i: int, player: int) -> int:
         """The 8-bit pattern of ``player``'s live dots round ``i`` (bit k: neighbour k)."""
-        live = self.live
-        bits = 0
-        bit = 1
-        for d in self.dirs:
-            if live[i + d] == player:
-                bits |= bit
-            bit <<= 1
-        return bits
+        return self.around[player][i]
 
     # -- placing ---------------------------------------------------------------------------
 
@@ -197,12 +214,10 @@ class Field:
         self.free -= 1
         before = self.score[player]
         made = False
-        pattern = 0
-        bit = 1
-        for d in self.dirs:
-            if live[i + d] == player:
-                pattern |= bit
-            bit <<= 1
+        around = self.around[player]
+        for d, bit in self.marks:
+            around[i + d] |= bit
+        pattern = around[i]
         if RUNS[pattern] < 2:
             # Every own neighbour is linked to the others already (one run, or runs that
             # meet across a corner): join the first one's set, nothing to trace.
@@ -231,47 +246,38 @@ class Field:
         """Link ``player``'s dot on ``i`` into the chain sets; at most how many new rings it
         closes (the engine's ``Board._new_rings``: runs of own neighbours, less corners, less
         the separate sets they belong to). Costs a few finds."""
-        live, chain, dirs = self.live, self.chain, self.dirs
+        chain, dirs = self.chain, self.dirs
         chain[i] = i
+        pattern = self.around[player][i]
         roots: list[int] = []
-        corners = 0
-        previous = live[i + dirs[7]] == player
-        for k in range(8):
+        for k in RUN_STARTS[pattern]:
             n = i + dirs[k]
-            current = live[n] == player
-            if current:
-                if not previous:
-                    while chain[n] != n:
-                        chain[n] = chain[chain[n]]
-                        n = chain[n]
-                    roots.append(n)
-            elif k & 1 and previous and live[i + dirs[(k + 1) & 7]] == player:
-                corners += 1
-            previous = current
+            while chain[n] != n:
+                chain[n] = chain[chain[n]]
+                n = chain[n]
+            roots.append(n)
         if not roots:
             return 0
         first = roots[0]
         chain[i] = first
         for root in roots:
             chain[root] = first
-        return len(roots) - corners - len(set(roots))
+        return len(roots) - CORNERS[pattern] - len(set(roots))
 
     def _may_close(self, i: int, player: int) -> bool:
         """Whether two runs of ``player``'s dots round free ``i`` share a chain set (else a dot
         there closes nothing). Changes nothing but the paths' compression."""
-        live, chain, dirs = self.live, self.chain, self.dirs
+        chain, dirs = self.chain, self.dirs
         roots = []
-        previous = live[i + dirs[7]] == player
-        for k in range(8):
+        for k in RUN_STARTS[self.around[player][i]]:
             n = i + dirs[k]
-            current = live[n] == player
-            if current and not previous:
-                while chain[n] != n:
-                    chain[n] = chain[chain[n]]
-                    n = chain[n]
-                roots.append(n)
-            previous = current
-        return len(set(roots)) < len(roots)
+            while chain[n] != n:
+                chain[n] = chain[chain[n]]
+                n = chain[n]
+            if n in roots:
+                return True
+            roots.append(n)
+        return False
 
     def captures_at(self, i: int, player: int) -> bool:
         """Whether a dot of ``player`` on free index ``i`` would make a base now (no change)."""
@@ -280,7 +286,7 @@ class Field:
             return False
         live[i] = player
         try:
-            return bool(self.enclosures(i, player))
+            return bool(self.enclosures(i, player, first=True))
         finally:
             live[i] = 0
 
@@ -317,11 +323,14 @@ class Field:
         finally:
             live[i] = 0
 
-    def enclosures(self, i: int, player: int, new_rings: int = 8) -> list[list[int]]:
+    def enclosures(
+        self, i: int, player: int, new_rings: int = 8, *, first: bool = False
+    ) -> list[list[int]]:
         """The areas of the bases ``player``'s live dot on ``i`` completes (rules 4.1, 4.2),
         found as the engine finds them (``Board._close_rings``): for each region beside the
         dot that no straight line opens to the padding, the smallest ring round it, shortest
         lines first, stopping once ``new_rings`` rings are found and an open side is seen.
+        ``first``: stop at the first base found (enough to know that one is made).
         Costs the rings traced plus the areas of the bases."""
         live, dirs = self.live, self.dirs
         opponent = 3 - player
@@ -357,6 +366,8 @@ class Field:
             for c in area:
                 if live[c] == opponent:
                     areas.append(area)
+                    if first:
+                        return areas
                     break
             found += 1
             if open_seen and found >= new_rings:
@@ -476,7 +487,13 @@ class Field:
     def _make_base(self, owner: int, area: list[int]) -> None:
         """Everything in ``area`` becomes ``owner``'s (rules 4.1, 4.5, 5.1, 5.2)."""
         live, dot, owners, taken, score = self.live, self.dot, self.owner, self.taken, self.score
+        marks, arounds = self.marks, self.around
         for c in area:
+            value = live[c]
+            if value in {1, 2}:
+                around = arounds[value]
+                for d, bit in marks:
+                    around[c + d] &= ~bit
             old = owners[c]
             value = dot[c]
             if old != owner:

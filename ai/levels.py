@@ -13,7 +13,10 @@ class Level:
     the UCT exploration constant, the playout policy, whether the root's one-move look gives
     a head start to captures and to rescues (blocking the opponent's capture), a safety cap
     in seconds (hit on big boards and loaded machines; a capped search is not reproducible),
-    the AMAF constant K (``rave``; 0: plain UCT) and whether new nodes get pattern priors."""
+    the AMAF constant K (``rave``; 0: plain UCT), whether new nodes get pattern priors and
+    whether the subtree of the move played is kept for the next turn (``reuse``, ai/trees.py)
+    and whether the root reads ladders, forced capture sequences (``ladders``, ai/ladders.py),
+    and whether it plays the opening book's lines on the standard starts (``book``, ai/book.py)."""
 
     name: str
     iterations: int
@@ -24,6 +27,9 @@ class Level:
     max_seconds: float = 1.5
     rave: float = 300.0
     patterns: bool = True
+    reuse: bool = False
+    ladders: bool = False
+    book: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -49,8 +55,18 @@ LEVELS: dict[str, Level] = {
             rave=0.0,
             patterns=False,
         ),
-        # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts.
-        Level("hard", iterations=1500, exploration=0.2, policy=Policy(local=0.5, urgent=0.5)),
+        # Hard: AMAF (RAVE) statistics, pattern priors, urgent answers in the playouts, and
+        # the tree of its last move kept for its next, ladders read at the root, and the
+        # opening book on the standard starts.
+        Level(
+            "hard",
+            iterations=1500,
+            exploration=0.2,
+            policy=Policy(local=0.5, urgent=0.5),
+            reuse=True,
+            ladders=True,
+            book=True,
+        ),
     )
 }
 

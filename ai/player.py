@@ -16,12 +16,16 @@ When it ends (rule 6) and stops (rule 8.2):
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ai import trees
+from ai.book import book_move
 from ai.field import Field
+from ai.ladders import ladder_starts
 from ai.levels import Level, level_named
 from ai.search import Prior, candidates, search
 from ai.tactics import fill_alone, gains, threats
@@ -32,18 +36,24 @@ from engine import Action, Game, GameOverError, Player, Point, Record
 PRIOR_VISITS = 6
 CAPTURE_REWARD = 0.8
 RESCUE_REWARD = 0.7
+# A working ladder is as sure as a capture: the search's own capture prior (ai/search.py),
+# which the ladder's first dot lacks, is made up for by a double head start.
+LADDER_VISITS = 2 * PRIOR_VISITS
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What the computer does: ``kind`` "dot" with its ``point``, or "end" (a stop under
     grounding rules). ``value`` is the search's estimate of its winning chance (0 to 1) and
-    ``iterations`` the iterations it ran; neither takes part in equality."""
+    ``iterations`` the iterations it ran (0: a book move, or no search was needed), ``reused``
+    the visits it started from (a subtree kept from its previous turn, ai/trees.py); none
+    takes part in equality."""
 
     kind: Literal["dot", "end"]
     point: Point | None = None
     value: float = field(default=0.5, compare=False)
     iterations: int = field(default=0, compare=False)
+    reused: int = field(default=0, compare=False)
 
     def action(self, player: Player) -> Action:
         """The engine action of this decision for ``player`` (for ``Game.apply``)."""
@@ -61,13 +71,16 @@ def choose(
     iterations: int | None = None,
     max_seconds: float | None = None,
     seconds: float | None = None,
+    reuse: bool | None = None,
 ) -> Decision:
     """Decide the move of the player to move in ``game``; the game is not changed.
 
     The same position, level and seed give the same decision unless the level's time cap
     (``max_seconds``) cut the search short; ``seed=None`` draws a fresh seed. ``iterations``
     and ``max_seconds`` override the level's. ``seconds`` searches for that long instead of
-    a count of iterations (equal-time matches; not reproducible).
+    a count of iterations (equal-time matches; not reproducible). ``reuse`` (None: the
+    level's) searches on from the subtree kept from this game's previous turn in this process
+    (ai/trees.py); a decision that reused one depends on the searches before it as well.
 
     Raises:
         GameOverError: the game is over.
@@ -80,6 +93,10 @@ def choose(
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
+    if spec.book:
+        opening = book_move(game)
+        if opening is not None:
+            return Decision("dot", opening)
     rng = random.Random(seed)
     board = game.board
     field = Field.from_board(board)
@@ -115,6 +132,11 @@ def choose(
     recent = tuple(
         field.index(a.point) for a in game.actions if a.kind == "dot" and a.point is not None
     )[-2:]
+    if spec.ladders and not alone:
+        priors.extend(_ladder_priors(field, player, recent, {p.index for p in priors}))
+    keeping = spec.reuse if reuse is None else reuse
+    tree = trees.take(spec.name, game.record) if keeping else None
+    reused = tree.visits if tree is not None else 0
     if seconds is not None:
         budget: int | None = iterations
     else:
@@ -133,12 +155,22 @@ def choose(
         priors=tuple(priors),
         seconds=None if seconds is None else _left(seconds, started),
         max_seconds=_left(spec.max_seconds if max_seconds is None else max_seconds, started),
+        tree=tree,
     )
+    if keeping and result.root is not None and result.root.children:
+        for child in result.root.children:
+            if child.move == result.index:
+                played = Action("dot", me, board.point_at(result.index))
+                record = game.record
+                trees.keep(
+                    spec.name, dataclasses.replace(record, actions=(*record.actions, played)), child
+                )
+                break
     if result.index < 0:
         # No free point at all cannot happen in a running game (rule 6.3); ending is the
         # only thing left to do.
         return Decision("end", value=_outcome(game, me), iterations=result.iterations)
-    return Decision("dot", board.point_at(result.index), result.value, result.iterations)
+    return Decision("dot", board.point_at(result.index), result.value, result.iterations, reused)
 
 
 def choose_from_record(
@@ -149,6 +181,7 @@ def choose_from_record(
     iterations: int | None = None,
     max_seconds: float | None = None,
     seconds: float | None = None,
+    reuse: bool | None = None,
 ) -> Decision:
     """``choose`` for the game a record describes (a small picklable input for a process pool).
 
@@ -158,7 +191,13 @@ def choose_from_record(
     """
     game = Game.replay(record)
     return choose(
-        game, level, seed, iterations=iterations, max_seconds=max_seconds, seconds=seconds
+        game,
+        level,
+        seed,
+        iterations=iterations,
+        max_seconds=max_seconds,
+        seconds=seconds,
+        reuse=reuse,
     )
 
 
@@ -185,6 +224,34 @@ def _closing_in(field: Field, filled: Field, player: int) -> int:
         if distance < best_distance and not field.is_suicide(i, player):
             best, best_distance = i, distance
     return best
+
+
+def _ladder_priors(
+    field: Field, player: int, recent: tuple[int, ...], taken: set[int]
+) -> list[Prior]:
+    """Head starts from the ladder reader: a ladder of ``player``'s to start (as a capture),
+    then a point where the opponent would start one (as a rescue: take the point first).
+    Moves next to the last dots are read first (the reader's time is capped)."""
+    moves = candidates(field, player)
+    stride = field.stride
+
+    def distance(i: int) -> int:
+        return min(
+            (max(abs(i % stride - r % stride), abs(i // stride - r // stride)) for r in recent),
+            default=0,
+        )
+
+    moves.sort(key=distance)
+    found = []
+    for i, gain in ladder_starts(field, player, moves).items():
+        if i not in taken:
+            taken.add(i)
+            found.append(Prior(i, LADDER_VISITS * gain, CAPTURE_REWARD))
+    for i, gain in ladder_starts(field, 3 - player, moves).items():
+        if i not in taken:
+            taken.add(i)
+            found.append(Prior(i, PRIOR_VISITS * gain, RESCUE_REWARD))
+    return found
 
 
 def _left(seconds: float, started: float) -> float:

@@ -103,27 +103,19 @@ def playout(
 def urgent_answer(field: Field, last: int, player: int) -> int:
     """A free neighbour of ``last`` where ``player`` captures now, else one where the opponent
     would (playing there saves the dots); -1 when there is neither. Moves the opponent's rings
-    would take at once are skipped. Costs 8 neighbour patterns; a flood only where a ring
-    could close."""
-    live, taken, dirs = field.live, field.taken, field.dirs
+    would take at once are skipped. Costs 8 pattern lookups (Field.around); a flood only where
+    a ring could close."""
+    taken, dirs = field.taken, field.dirs
     opponent = 3 - player
+    mine, theirs = field.around[player], field.around[opponent]
     blocks = []
     for d in dirs:
         c = last + d
         if taken[c]:
             continue
-        mine = theirs = 0
-        bit = 1
-        for e in dirs:
-            value = live[c + e]
-            if value == player:
-                mine |= bit
-            elif value == opponent:
-                theirs |= bit
-            bit <<= 1
-        if RUNS[mine] >= 2 and field.captures_at(c, player):
+        if RUNS[mine[c]] >= 2 and field.captures_at(c, player):
             return c
-        if RUNS[theirs] >= 2:
+        if RUNS[theirs[c]] >= 2:
             blocks.append(c)
     for c in blocks:
         if field.captures_at(c, opponent) and not field.is_suicide(c, player):

@@ -53,13 +53,15 @@ class Prior:
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What a search found: the move (array index; -1 none), its visits and mean reward, the
-    iterations run, and every root move's (visits, mean reward) for inspection."""
+    iterations run, every root move's (visits, mean reward) for inspection, and the tree's
+    root (ai/trees.py keeps the chosen move's subtree for the next turn)."""
 
     index: int
     visits: int
     value: float
     iterations: int
     children: dict[int, tuple[int, float]]
+    root: Node | None = None
 
 
 class Node:
@@ -121,23 +123,15 @@ def expand(field: Field, player: int, last: int, patterns: bool = True) -> list[
     (``patterns`` False: no priors, every child starts unvisited)."""
     if not patterns:
         return [Node(i, player) for i in candidates(field, player)]
-    live, dirs = field.live, field.dirs
+    dirs = field.dirs
     opponent = 3 - player
+    mine, theirs = field.around[player], field.around[opponent]
     near = {last + d for d in dirs} if last else set()
     children = []
     for i in candidates(field, player):
-        mine = theirs = 0
-        bit = 1
-        for d in dirs:
-            value = live[i + d]
-            if value == player:
-                mine |= bit
-            elif value == opponent:
-                theirs |= bit
-            bit <<= 1
-        if RUNS[mine] >= 2 and field.captures_at(i, player):
+        if RUNS[mine[i]] >= 2 and field.captures_at(i, player):
             visits, mean = PRIOR_CAPTURE
-        elif RUNS[theirs] >= 2 and field.captures_at(i, opponent):
+        elif RUNS[theirs[i]] >= 2 and field.captures_at(i, opponent):
             visits, mean = PRIOR_BLOCK
         elif i in near:
             visits, mean = PRIOR_NEAR
@@ -162,27 +156,36 @@ def search(
     priors: tuple[Prior, ...] = (),
     seconds: float | None = None,
     max_seconds: float | None = None,
+    tree: Node | None = None,
 ) -> SearchResult:
     """Search the position with ``player`` to move; ``alone``: the opponent has ended.
 
     ``rave``: the AMAF weight's constant K (0: plain UCT); ``patterns``: priors on new nodes.
     The budget: ``iterations`` (None: no count) and ``seconds`` (a time budget: iterate
-    until it is spent); ``max_seconds`` is a cap either way. Pure but for the field it is
-    given, which it does not change.
+    until it is spent); ``max_seconds`` is a cap either way. ``tree``: a node searched before
+    for this position (ai/trees.py), searched on; it is changed. Pure but for ``tree``; the
+    field is not changed.
     """
     started = time.perf_counter()
-    root = Node(-1, 3 - player)
     last = recent[-1] if recent else 0
-    root.children = expand(field, player, last, patterns)
-    rng.shuffle(root.children)
+    if tree is not None and tree.mover == 3 - player and tree.children:
+        root = tree
+    else:
+        root = Node(-1, 3 - player)
+        root.children = expand(field, player, last, patterns)
+        rng.shuffle(root.children)
+    assert root.children is not None
     by_move = {c.move: c for c in root.children}
     for prior in priors:
         child = by_move.get(prior.index)
         if child is not None:
             child.visits += prior.visits
             child.value += prior.visits * prior.reward
-    for child in root.children:
-        root.visits += child.visits
+    if root is not tree:
+        for child in root.children:
+            root.visits += child.visits
+    else:
+        root.visits += sum(prior.visits for prior in priors if prior.index in by_move)
     limits = [s for s in (seconds, max_seconds) if s is not None]
     deadline = started + min(limits) if limits else None
     budget = iterations if iterations is not None else 1 << 60
@@ -216,6 +219,7 @@ def search(
         best.value / best.visits if best.visits else 0.5,
         done,
         {c.move: (c.visits, c.value / c.visits if c.visits else 0.5) for c in root.children},
+        root,
     )
 
 

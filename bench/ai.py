@@ -10,9 +10,10 @@ frozen in bench/ai_baseline.py) and ``random`` (a uniformly random mover).
 --seconds S gives every search S seconds a move instead of its level's iteration budget
 (equal time for both sides: the issue's must-show is --pairs hard-old-hard --seconds 1).
 Targets: each stronger level wins at least 80%; the new hard beats old-hard at least 75%.
-Run: python bench/ai.py [--games N] [--workers W] [--size 10] [--seconds 1]
+Run: python bench/ai.py [--games N] [--workers W] [--size 10|39x32] [--seconds 1]
        [--pairs hard-old-hard,hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
+       [--like hard2=hard --set hard2.reuse=0 --pairs hard-hard2]   (a level against a variant)
    the must-show: python bench/ai.py --pairs hard-old-hard --seconds 1 --games 100 --size 10
                   python bench/ai.py --pairs hard-old-hard --seconds 1 --games 40 --size 20
 """
@@ -34,9 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import ai_baseline
 
 import ai
+from ai import book
 from ai.field import Field
 from ai.playout import Policy, playout
-from engine import Action, Board, Game, Player
+from engine import Action, Board, Game, Player, Start
 
 RANDOM = "random"
 OLD = "old-hard"
@@ -63,14 +65,16 @@ def play(
     *,
     number: int,
     seed: int,
-    size: int,
+    size: str,
     levels_by_name: dict[str, ai.Level],
     seconds: float | None = None,
+    start: str = "empty",
 ) -> GameOutcome:
     """Play game ``number`` of a match; the stronger level is Pink in even-numbered games."""
     pink, blue = (strong, weak) if number % 2 == 0 else (weak, strong)
     levels = {Player.PINK: pink, Player.BLUE: blue}
-    game = Game(size, size)
+    width, _, height = size.partition("x")
+    game = Game(int(width), int(height or width), start=start, seed=seed * 7919 + number)
     rng = random.Random(seed * 7919 + number)
     timings: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
@@ -152,15 +156,34 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--size", type=int, default=10)
+    parser.add_argument("--size", default="10", help="10 (square) or 39x32")
+    parser.add_argument("--start", default="empty", choices=[s.value for s in Start])
     parser.add_argument("--pairs", default="hard-old-hard,hard-medium,medium-easy,easy-random")
     parser.add_argument("--seconds", type=float, default=None, help="seconds a move, all sides")
     parser.add_argument("--speed-sizes", default="10x10,20x20,39x32", help="'' to skip")
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
     parser.add_argument("--every", type=int, default=0, help="a table every N games")
     parser.add_argument("--set", action="append", default=[], help="level.field=value")
+    parser.add_argument(
+        "--like", action="append", default=[], help="new=level: a copy of a level to --set"
+    )
+    parser.add_argument(
+        "--derive-book", type=int, default=0, help="N: print ai/book.py's lines, N iterations"
+    )
+    parser.add_argument(
+        "--times", default="", help="WxH: each level's seconds a move there, then stop"
+    )
     args = parser.parse_args()
+    if args.times:
+        move_times(args.times)
+        return
+    if args.derive_book:
+        derive_book(args.derive_book)
+        return
     levels = dict(ai.LEVELS)
+    for like in args.like:
+        new, base = like.split("=")
+        levels[new] = dataclasses.replace(levels[base], name=new)
     for setting in args.set:
         target, value = setting.split("=")
         name, field = target.split(".")
@@ -170,9 +193,9 @@ def main() -> None:
         else:
             policy = dataclasses.replace(levels[name].policy, **{field: kind(float(value))})
             levels[name] = dataclasses.replace(levels[name], policy=policy)
-    for name in ai.LEVELS:
-        print(levels[name], flush=True)
-    pairs = [_pair(p) for p in args.pairs.split(",") if p]
+    for level in levels.values():
+        print(level, flush=True)
+    pairs = [_pair(p, levels) for p in args.pairs.split(",") if p]
     if args.speed_sizes:
         print("playouts per second from the empty board (before: engine Board + old policy;")
         print("after: Field, same policy; after+urgent: Field, the levels' policy)")
@@ -200,6 +223,7 @@ def main() -> None:
                 size=args.size,
                 levels_by_name=levels,
                 seconds=args.seconds,
+                start=args.start,
             )
             for n in range(args.games)
             for strong, weak in pairs
@@ -215,13 +239,63 @@ def main() -> None:
                     flush=True,
                 )
             if done < len(futures) and args.every and not done % args.every:
-                report(outcomes, pairs, args, time.perf_counter() - started)
-    report(outcomes, pairs, args, time.perf_counter() - started)
+                report(outcomes, pairs, args, time.perf_counter() - started, levels)
+    report(outcomes, pairs, args, time.perf_counter() - started, levels)
 
 
-def _pair(text: str) -> tuple[str, str]:
+def move_times(size: str, positions: int = 3) -> None:
+    """Print each level's seconds a move on a ``size`` board, in random positions after 0,
+    100, 300 and 600 random dots (the level's own budget and time cap, as in the bot)."""
+    width, height = (int(n) for n in size.split("x"))
+    print(f"seconds a move on {size}, {positions} positions each (max / mean)")
+    print(f"{'dots':>5} " + " ".join(f"{name:>15}" for name in ai.LEVELS))
+    rng = random.Random(5)
+    for dots in (0, 100, 300, 600):
+        spent: dict[str, list[float]] = defaultdict(list)
+        for _ in range(positions):
+            game = Game(width, height)
+            for _ in range(dots):
+                game.place(rng.choice(list(game.board.free_points())))
+            for name in ai.LEVELS:
+                started = time.perf_counter()
+                ai.choose(game, name, seed=rng.randrange(2**32), reuse=False)
+                spent[name].append(time.perf_counter() - started)
+        print(
+            f"{dots:>5} "
+            + " ".join(
+                f"{max(spent[n]):>7.2f} / {sum(spent[n]) / len(spent[n]):<5.2f}" for n in ai.LEVELS
+            ),
+            flush=True,
+        )
+
+
+def derive_book(iterations: int, length: int = 3) -> None:
+    """Print the opening book's lines (ai/book.py): on the 20x20 reference board, from each
+    start, hard searching ``iterations`` a move (no time cap) plays ``length`` moves; each
+    is a line. A count, not a time: the same lines on a loaded machine."""
+    for start in (Start.CROSS, Start.DOUBLE_CROSS, Start.TRIPLE_CROSS):
+        game = Game(book.REFERENCE, book.REFERENCE, start=start)
+        print(f"    Start.{start.name}: {{", flush=True)
+        for _ in range(length):
+            mover = game.to_move
+            assert mover is not None
+            decision = ai.choose(
+                game, "hard", seed=1, iterations=iterations, max_seconds=3600, reuse=False
+            )
+            assert decision.point is not None
+            played = " ".join(a.point.name for a in game.actions if a.point is not None)
+            print(
+                f'        "{played}": "{decision.point.name}",'
+                f"  # {decision.iterations} iterations, value {decision.value:.2f}",
+                flush=True,
+            )
+            game.apply(decision.action(mover))
+        print("    },", flush=True)
+
+
+def _pair(text: str, levels: dict[str, ai.Level]) -> tuple[str, str]:
     """``hard-old-hard`` -> ("hard", "old-hard"): the first dash that leaves two names."""
-    names = {*ai.LEVELS, OLD, RANDOM}
+    names = {*levels, OLD, RANDOM}
     for k, char in enumerate(text):
         if char == "-" and text[:k] in names and text[k + 1 :] in names:
             return text[:k], text[k + 1 :]
@@ -233,16 +307,15 @@ def report(
     pairs: list[tuple[str, ...]],
     args: argparse.Namespace,
     wall: float,
+    levels: dict[str, ai.Level],
 ) -> None:
     """Print the table of the games played so far."""
     seconds: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
     print()
     budget = f"{args.seconds} s a move each" if args.seconds else "the levels' budgets"
-    print(
-        f"{args.size}x{args.size}, standard rules, empty start, {budget},"
-        f" up to {args.games} games a pairing"
-    )
+    size = args.size if "x" in args.size else f"{args.size}x{args.size}"
+    print(f"{size}, standard rules, {args.start} start, {budget}, up to {args.games} a pairing")
     print(
         f"{'stronger vs weaker':<20} {'games':>5} {'wins':>5} {'draws':>6} {'losses':>7}"
         f" {'win %':>6} {'ended/full':>11}"
@@ -265,7 +338,7 @@ def report(
                 capped[level] += g.capped.get(level, 0)
     print()
     print(f"{'level':<8} {'moves':>6} {'max s/move':>11} {'mean s/move':>12} {'capped':>7}")
-    for level in (*ai.LEVELS, OLD):
+    for level in (*levels, OLD):
         values = seconds.get(level)
         if values:
             print(

@@ -267,3 +267,32 @@ def test_a_time_budget_searches_for_about_that_long() -> None:
     spent = time.perf_counter() - started
     assert decision.kind == "dot" and decision.iterations > 0
     assert 0.25 < spent < 1.0
+
+
+def test_hard_searches_on_from_the_subtree_of_its_last_move() -> None:
+    game = game_after("E5 F6 F5 E6")
+    first = ai.choose(game, "hard", seed=1, iterations=200, max_seconds=60)
+    assert first.reused == 0 and first.point is not None
+    game.place(first.point)
+    # The opponent's reply most searched below the move played: the tree holds it.
+    reply = ai.choose(game, "hard", seed=2, iterations=200, max_seconds=60, reuse=False)
+    assert reply.point is not None
+    game.place(reply.point)
+    again = ai.choose(game, "hard", seed=3, iterations=200, max_seconds=60)
+    assert again.reused > 0
+    # Without reuse (or for a position no kept tree leads to) the search starts afresh.
+    fresh = ai.choose(game, "hard", seed=3, iterations=200, max_seconds=60, reuse=False)
+    assert fresh.reused == 0
+    assert ai.choose(game_after("A1 J10"), "hard", seed=3, iterations=50).reused == 0
+
+
+def test_a_reused_tree_still_gives_a_legal_move_to_the_end() -> None:
+    game = Game(7, 7)
+    reused = 0
+    while not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        decision = ai.choose(game, "hard", seed=len(game.actions), iterations=80)
+        reused += decision.reused > 0
+        game.apply(decision.action(mover))  # raises if the engine refuses it
+    assert reused > 3
