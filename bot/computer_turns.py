@@ -8,6 +8,11 @@ Nothing depends on an adapter's post succeeding. A failed search (the worker pro
 retried after a backoff, and the last attempt is a cheap search in a thread, so the computer
 always answers. At start every game waiting for the computer is re-armed from the database.
 Built like ``bot.clocks.Clocks``; time is injected (``sleep``) so tests do not wait.
+
+Several processes (issue 12): each re-arms only the games of its own shards (``shards``). A
+pending turn needs no timer row: that the computer is to move is a fact of the stored game, and
+a move is applied at most once whoever plays it (each write is guarded by the game's move
+count).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.games import ComputerMoved, GameService, MoveOutcome, is_computer
+from bot.storage.timers import ALL_SHARDS, Shards
 from engine import DotsError
 
 log = logging.getLogger(__name__)
@@ -42,8 +48,10 @@ class ComputerTurns:
         attempts: int = POOL_ATTEMPTS,
         backoff: float = FIRST_BACKOFF,
         sleep: Sleep = asyncio.sleep,
+        shards: Shards = ALL_SHARDS,
     ) -> None:
         self.service = service
+        self.shards = shards
         self.attempts = attempts
         self.backoff = backoff
         self._sleep = sleep
@@ -54,9 +62,17 @@ class ComputerTurns:
         service.watch_turns(self.arm)
 
     async def start(self) -> int:
-        """Arm every running game in which the computer is to move; how many."""
+        """Arm every running game of this process's shards in which the computer is to move;
+        how many."""
         self._stopped = False
         waiting = await self.service.computer_turns()
+        if not self.shards.is_all:
+            mine = []
+            for game_id in waiting:
+                row = await self.service.store.game(game_id)
+                if row is not None and self.shards.owns(row.guild_id):
+                    mine.append(game_id)
+            waiting = mine
         for game_id in waiting:
             self.arm(game_id)
         return len(waiting)

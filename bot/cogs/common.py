@@ -40,6 +40,7 @@ from bot.games import (
     is_computer,
     utc_now,
 )
+from bot.outbox import Outbox
 from bot.pictures import game_gif, game_png
 from engine import DotsError, Player, Point, StopPreview
 
@@ -109,6 +110,8 @@ class GameBot(commands.Bot):
         super().__init__(*args, **options)
         self.names: dict[int, str] = {}
         self.posts = PostOrder()
+        # The posts owed by committed changes (``bot.outbox``); None: none are kept.
+        self.outbox: Outbox | None = None
 
     @property
     def service(self) -> GameService:

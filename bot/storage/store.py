@@ -31,6 +31,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
     or_,
     select,
     update,
@@ -47,20 +48,26 @@ from bot.storage.rows import (
     ClockRow,
     Finish,
     GameRow,
+    PostRow,
     RateGame,
     RatingChange,
     RatingRow,
+    TimerRow,
+    WakeRule,
 )
 from bot.storage.schema import (
     actions,
     challenges,
     games,
     guilds,
+    outbox,
     players,
     rating_changes,
     ratings,
     replays,
+    timers,
 )
+from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, current_claim
 
 _CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
 _GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
@@ -86,6 +93,33 @@ _FINISH = Prepared(
 )  # fmt: skip
 _INSERT_ACTION = Prepared(insert(actions), returns_rows=False)
 _READ_GAME = select(*_GAME_COLS).where(games.c.game_id == bindparam("g"))
+
+# A game's timer, moved with each of its writes (one more statement in a move's transaction).
+_TIMER_VALUES = {
+    "kind": bindparam("kind"), "ref_id": bindparam("ref_id"), "guild_id": bindparam("guild_id"),
+    "due": bindparam("due"),
+}  # fmt: skip
+_SET_TIMER = {
+    name: Prepared(
+        dialect.insert(timers)
+        .values(_TIMER_VALUES)
+        .on_conflict_do_update(index_elements=[timers.c.kind, timers.c.ref_id],
+                               set_={"due": bindparam("due")}),
+        returns_rows=False,
+    )
+    for name, dialect in (("sqlite", sqlite), ("postgresql", postgresql))
+}  # fmt: skip
+_CLEAR_TIMER = Prepared(
+    delete(timers).where(
+        timers.c.kind == bindparam("kind"), timers.c.ref_id == bindparam("ref_id")
+    ),
+    returns_rows=False,
+)
+
+
+def deadline_wake(row: GameRow) -> float | None:
+    """The default ``WakeRule``: a running game's timer fires at its deadline (no reminder)."""
+    return row.deadline if row.status == "running" else None
 
 
 class UnusableDatabaseError(RuntimeError):
@@ -117,8 +151,10 @@ def _game(row: Row[Any] | None) -> GameRow | None:
 class Store:
     """The bot's database, migrated when opened."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, wake: WakeRule = deadline_wake) -> None:
         self.db = db
+        # When a game's timer fires; the game service sets its rule (reminders) here.
+        self.wake = wake
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Path | None = None) -> Store:
@@ -230,9 +266,19 @@ class Store:
         )
         if due_only:
             stmt = stmt.where(challenges.c.expires <= now)
-        async with self.db.transaction() as conn:
-            stored = await conn.execute(stmt.values(status=status).returning(*_CHALLENGE_COLS))
-            return _challenge(stored.first())
+        try:
+            async with self.db.transaction() as conn:
+                found = await conn.execute(stmt.values(status=status).returning(*_CHALLENGE_COLS))
+                stored = _challenge(found.first())
+                if stored is None:
+                    return None
+                claim = current_claim()
+                if claim is not None and claim.matches("challenge", challenge_id):
+                    await self._claim(conn, claim, guild_id=stored.guild_id, seq=None)
+                await _CLEAR_TIMER.run(conn, {"kind": "challenge", "ref_id": challenge_id})
+                return stored
+        except StaleWriteError:
+            return None
 
     async def accept_challenge(
         self, challenge_id: int, game: GameRow, *, now: float
@@ -240,13 +286,18 @@ class Store:
         """Mark the challenge accepted and create its game in one transaction; the game as
         stored, or None if the challenge was no longer open or had expired."""
         async with self.db.transaction() as conn:
-            return await _accept(conn, challenge_id, game, now=now)
+            stored = await _accept(conn, challenge_id, game, now=now)
+            if stored is not None:
+                await self._game_timer(conn, stored)
+            return stored
 
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player); the game
         as stored."""
         async with self.db.transaction() as conn:
-            return await _insert_game(conn, game)
+            stored = await _insert_game(conn, game)
+            await self._game_timer(conn, stored)
+            return stored
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool:
         """Remember the message that shows a challenge; False if there is no such challenge."""
@@ -343,6 +394,7 @@ class Store:
                 raise StaleWriteError(f"game {game_id} is not at action {action.seq}")
             stored = GameRow(*rows[0])
             stored.rated, stored.reminder_sent = bool(stored.rated), bool(stored.reminder_sent)
+            await self._game_timer(conn, stored)
             await _INSERT_ACTION.run(
                 conn,
                 {"game_id": game_id, "seq": action.seq, "kind": action.kind,
@@ -375,6 +427,7 @@ class Store:
             await conn.execute(
                 delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep)
             )
+            await self._game_timer(conn, stored)
             return stored
 
     async def finish_game(
@@ -386,41 +439,51 @@ class Store:
         Raises:
             ValueError: a rated game ends with a result and no ``rate`` was given.
         """
-        async with self.db.transaction() as conn:
-            stored = _game(
-                (
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.game_id == game_id, _RUNNING)
-                        .values(_finished(finish, at))
-                        .returning(*_GAME_COLS)
-                    )
-                ).first()
-            )
-            if stored is None:
-                return None
-            await self._rate(conn, stored, rate)
-            return stored
+        try:
+            async with self.db.transaction() as conn:
+                stored = _game(
+                    (
+                        await conn.execute(
+                            update(games)
+                            .where(games.c.game_id == game_id, _RUNNING)
+                            .values(_finished(finish, at))
+                            .returning(*_GAME_COLS)
+                        )
+                    ).first()
+                )
+                if stored is None:
+                    return None
+                await self._game_timer(conn, stored)
+                await self._rate(conn, stored, rate)
+                return stored
+        except StaleWriteError:
+            return None
 
     async def mark_reminded(self, game_id: int, deadline: float) -> GameRow | None:
         """Record that the reminder for this deadline was sent; the game as stored, or None if
         it already was, or the deadline moved."""
-        async with self.db.transaction() as conn:
-            return _game(
-                (
-                    await conn.execute(
-                        update(games)
-                        .where(
-                            games.c.game_id == game_id,
-                            _RUNNING,
-                            games.c.reminder_sent.is_(False),
-                            func.abs(games.c.deadline - deadline) < 0.001,
+        try:
+            async with self.db.transaction() as conn:
+                stored = _game(
+                    (
+                        await conn.execute(
+                            update(games)
+                            .where(
+                                games.c.game_id == game_id,
+                                _RUNNING,
+                                games.c.reminder_sent.is_(False),
+                                func.abs(games.c.deadline - deadline) < 0.001,
+                            )
+                            .values(reminder_sent=True)
+                            .returning(*_GAME_COLS)
                         )
-                        .values(reminder_sent=True)
-                        .returning(*_GAME_COLS)
-                    )
-                ).first()
-            )
+                    ).first()
+                )
+                if stored is not None:
+                    await self._game_timer(conn, stored)
+                return stored
+        except StaleWriteError:
+            return None
 
     async def set_game_thread(
         self, game_id: int, *, thread_id: int | None, message_id: int | None
@@ -676,7 +739,10 @@ class Store:
             for user in (game.blue_id, game.pink_id):
                 if await _count_running(conn, game.guild_id, user) >= max_games:
                     raise OverLimitError("games", user, max_games)
-            return await _accept(conn, challenge_id, game, now=now)
+            stored = await _accept(conn, challenge_id, game, now=now)
+            if stored is not None:
+                await self._game_timer(conn, stored)
+            return stored
 
     async def create_game_within(
         self,
@@ -704,7 +770,9 @@ class Store:
                 raise OverLimitError("computer", user_id, max_computer)
             if await _count_running(conn, game.guild_id, user_id) >= max_games:
                 raise OverLimitError("games", user_id, max_games)
-            return await _insert_game(conn, game)
+            stored = await _insert_game(conn, game)
+            await self._game_timer(conn, stored)
+            return stored
 
     async def unstarted_games(self) -> list[int]:
         """Ids of running games whose first picture was never posted (``message_id`` NULL)."""
@@ -758,6 +826,129 @@ class Store:
         async with self.db.transaction() as conn:
             return (await conn.execute(stmt)).first() is not None
 
+    # -- timers and outbox (issue 12) ------------------------------------------------------
+
+    async def _game_timer(self, conn: AsyncConnection, stored: GameRow) -> None:
+        """Move (or delete) a game's timer to follow the row just written, in its transaction;
+        first claim the timer if this task fires it (``bot.storage.timers``).
+
+        Raises:
+            StaleWriteError: the claimed timer is gone, moved or locked (another process fired
+                it): the caller's transaction rolls back.
+        """
+        claim = current_claim()
+        if claim is not None and claim.matches("game", stored.game_id):
+            await self._claim(conn, claim, guild_id=stored.guild_id, seq=stored.moves)
+        due = self.wake(stored) if stored.status == "running" else None
+        key = {"kind": "game", "ref_id": stored.game_id}
+        if due is None:
+            await _CLEAR_TIMER.run(conn, key)
+        else:
+            await _SET_TIMER[self.db.dialect].run(
+                conn, key | {"guild_id": stored.guild_id, "due": due}
+            )
+
+    async def _claim(
+        self, conn: AsyncConnection, claim: Claim, *, guild_id: int | None, seq: int | None
+    ) -> None:
+        """Lock the claimed timer row (PostgreSQL: skipping it if another process holds it)
+        and, if the claim says so, write its post to the outbox.
+
+        Raises:
+            StaleWriteError: the row is gone, moved or locked.
+        """
+        claim.used = True
+        timer = claim.timer
+        found = await conn.execute(
+            select(timers.c.due)
+            .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id,
+                   timers.c.due == timer.due)
+            .with_for_update(skip_locked=True)
+        )  # fmt: skip
+        if found.first() is None:
+            raise StaleWriteError(f"timer {timer.kind} {timer.ref_id} was fired elsewhere")
+        claim.won = True
+        if claim.post is not None:
+            claim.post_id = await conn.scalar(
+                insert(outbox)
+                .values(kind=claim.post, ref_id=timer.ref_id, guild_id=guild_id, seq=seq,
+                        created=timer.due)
+                .returning(outbox.c.post_id)
+            )  # fmt: skip
+
+    async def due_timers(
+        self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100
+    ) -> list[TimerRow]:
+        """The timers due at ``now`` of the servers in ``shards``, soonest first (at most
+        ``limit``). A plain read: firing one claims it (``bot.storage.timers.claiming``)."""
+        stmt = _shard_filter(select(*_TIMER_COLS).where(timers.c.due <= now), shards)
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt.order_by(timers.c.due).limit(limit))).all()
+        return [TimerRow(*r) for r in rows]
+
+    async def next_due(self, *, shards: Shards = ALL_SHARDS) -> float | None:
+        """When the next timer of ``shards`` fires (None: no timers)."""
+        stmt = _shard_filter(select(func.min(timers.c.due)), shards)
+        async with self.db.reading() as conn:
+            found = await conn.scalar(stmt)
+        return None if found is None else float(found)
+
+    async def timers(self, *, shards: Shards = ALL_SHARDS) -> list[TimerRow]:
+        """Every timer of ``shards``, soonest first."""
+        stmt = _shard_filter(select(*_TIMER_COLS), shards).order_by(timers.c.due)
+        async with self.db.reading() as conn:
+            return [TimerRow(*r) for r in (await conn.execute(stmt)).all()]
+
+    async def resync_timer(self, timer: TimerRow) -> bool:
+        """Set a timer that fired nothing from its game's or challenge's row (delete it if
+        that is over); False if it is still exactly as due as before (stuck), True if it
+        changed or had changed meanwhile."""
+        async with self.db.transaction() as conn:
+            found = await conn.execute(
+                select(timers.c.due)
+                .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id,
+                       timers.c.due == timer.due)
+                .with_for_update()
+            )  # fmt: skip
+            if found.first() is None:
+                return True
+            due: float | None
+            if timer.kind == "challenge":
+                row = await _read_challenge(conn, timer.ref_id)
+                due = row.expires if row is not None and row.status == "open" else None
+            else:
+                game = await _read_game(conn, timer.ref_id)
+                due = None if game is None else self.wake(game)
+            key = {"kind": timer.kind, "ref_id": timer.ref_id}
+            if due is None:
+                await _CLEAR_TIMER.run(conn, key)
+                return True
+            if due == timer.due:
+                return False
+            await conn.execute(
+                update(timers)
+                .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id)
+                .values(due=due)
+            )
+            return True
+
+    async def unsent_posts(self, *, shards: Shards = ALL_SHARDS) -> list[PostRow]:
+        """The outbox rows of ``shards`` not sent yet, oldest first."""
+        stmt = select(*_POST_COLS)
+        if not shards.is_all:
+            stmt = stmt.where(_shard_of(outbox.c.guild_id, shards.count).in_(sorted(shards.ids)))
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt.order_by(outbox.c.post_id))).all()
+        return [PostRow(*r) for r in rows]
+
+    async def post_sent(self, post_id: int) -> bool:
+        """Delete a sent outbox row; False if it was gone already."""
+        async with self.db.transaction() as conn:
+            done = await conn.execute(
+                delete(outbox).where(outbox.c.post_id == post_id).returning(outbox.c.post_id)
+            )
+            return done.first() is not None
+
     # -- for tests and tools ---------------------------------------------------------------
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
@@ -769,6 +960,22 @@ class Store:
         async with self.db.transaction() as conn:
             result = await conn.exec_driver_sql(sql, tuple(args))
             return [tuple(r) for r in result.all()] if result.returns_rows else []
+
+
+_TIMER_COLS = [timers.c.kind, timers.c.ref_id, timers.c.guild_id, timers.c.due]
+_POST_COLS = [outbox.c[f.name] for f in fields(PostRow)]
+
+
+def _shard_of(guild_id: Any, count: int) -> Any:
+    """A server's shard in SQL: ``(guild_id >> 22) % count``, shard 0 for no server."""
+    # The shift as a literal: PostgreSQL has bigint >> integer, not bigint >> bigint.
+    return func.coalesce(guild_id, 0).op(">>")(literal_column(str(SHARD_SHIFT))) % count
+
+
+def _shard_filter(stmt: Any, shards: Shards) -> Any:
+    if shards.is_all:
+        return stmt
+    return stmt.where(_shard_of(timers.c.guild_id, shards.count).in_(sorted(shards.ids)))
 
 
 def _plays(user_id: int) -> ColumnElement[bool]:
@@ -802,8 +1009,15 @@ async def _insert_challenge(
     if (await conn.execute(clash)).first() is not None:
         return None
     values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
-    stored = await conn.execute(insert(challenges).values(values).returning(*_CHALLENGE_COLS))
-    return _challenge(stored.first())
+    stored = _challenge(
+        (await conn.execute(insert(challenges).values(values).returning(*_CHALLENGE_COLS))).first()
+    )
+    assert stored is not None
+    await conn.execute(
+        insert(timers).values(kind="challenge", ref_id=stored.challenge_id,
+                              guild_id=stored.guild_id, due=stored.expires)
+    )  # fmt: skip
+    return stored
 
 
 async def _accept(
@@ -822,6 +1036,7 @@ async def _accept(
     )
     if accepted.first() is None:
         return None
+    await _CLEAR_TIMER.run(conn, {"kind": "challenge", "ref_id": challenge_id})
     stored = await _insert_game(conn, game)
     await conn.execute(
         update(challenges)
