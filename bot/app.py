@@ -119,7 +119,7 @@ class DotsBot(GameBot):
             # The posts that follow a fired timer are kept in the outbox until posted.
             self.clocks = Clocks(self._service, outbox=True)
         self.outbox = Outbox(self._service, shards=self.clocks.shards)
-        self.turns = ComputerTurns(self._service)
+        self.turns = ComputerTurns(self._service, shards=self.clocks.shards, outbox=True)
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.games import ComputerMoved, GameService, MoveOutcome, is_computer
-from bot.storage.timers import ALL_SHARDS, Shards
+from bot.storage.timers import ALL_SHARDS, Shards, owing
 from engine import DotsError
 
 log = logging.getLogger(__name__)
@@ -49,9 +49,12 @@ class ComputerTurns:
         backoff: float = FIRST_BACKOFF,
         sleep: Sleep = asyncio.sleep,
         shards: Shards = ALL_SHARDS,
+        outbox: bool = False,
     ) -> None:
         self.service = service
         self.shards = shards
+        # Whether the first move of each turn stores its post in the outbox (``bot.outbox``).
+        self.outbox = outbox
         self.attempts = attempts
         self.backoff = backoff
         self._sleep = sleep
@@ -111,16 +114,18 @@ class ComputerTurns:
 
     async def _run(self, game_id: int) -> None:
         try:
-            played: list[MoveOutcome] = []
-            while True:
-                outcome = await self._move(game_id)
-                if outcome is None:
-                    break
-                played.append(outcome)
-                if outcome.is_over or not is_computer(outcome.next_user_id):
-                    break
-            if played:
-                await self.service.publish(ComputerMoved(tuple(played)))
+            # The turn's first move commits its post (the adapter's delivery, see bot.outbox).
+            with owing("game", game_id, post="computer" if self.outbox else None):
+                played: list[MoveOutcome] = []
+                while True:
+                    outcome = await self._move(game_id)
+                    if outcome is None:
+                        break
+                    played.append(outcome)
+                    if outcome.is_over or not is_computer(outcome.next_user_id):
+                        break
+                if played:
+                    await self.service.publish(ComputerMoved(tuple(played)))
         except asyncio.CancelledError:
             raise
         except Exception:

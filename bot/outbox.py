@@ -1,7 +1,8 @@
 """The outbox (issue 12): posts that must follow a committed change are not lost, nor doubled.
 
 When a timer fires with ``Clocks(outbox=True)`` the change (a time-out, a reminder, a
-challenge's expiry) and an ``outbox`` row are committed together (``bot.storage.timers``). The
+challenge's expiry) and an ``outbox`` row are committed together (``bot.storage.timers``); so
+are the computer's move and its post with ``ComputerTurns(outbox=True)``. The
 service then publishes its event as always; the adapter delivers it inside ``delivering()``,
 which gives each message it sends a nonce made from the row's id (``next_nonce``, used by
 ``bot.cogs.posts.send``) and deletes the row once the delivery is done. A process killed between
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from bot.games import (
     ChallengeExpired,
+    ComputerMoved,
     Event,
     GameService,
     MoveOutcome,
@@ -135,7 +137,7 @@ class Outbox:
             if view.deadline <= now:
                 return None
             return Reminder(view, user_id, view.deadline, view.deadline - now)
-        if row.kind == "time_out":
+        if row.kind in {"time_out", "computer"}:
             seq = row.seq or 0
             action = actions[seq - 1] if 0 < seq <= len(actions) else None
             outcome = MoveOutcome(
@@ -148,6 +150,10 @@ class Outbox:
                 deadline=view.deadline,
                 aborted=view.status == "aborted",
             )
+            if row.kind == "computer":
+                # The computer's first move of its turn (the dots it played on alone after it
+                # are in the picture, not listed).
+                return ComputerMoved((outcome,)) if action is not None else None
             return TimedOut(outcome)
         log.warning("outbox row %s of unknown kind %r", row.post_id, row.kind)
         return None

@@ -104,13 +104,14 @@ class Events(commands.Cog):
         """Post the computer's move (one post for dots it played on alone), after the post of
         the move it answers."""
         outcome = event.outcome
-        await self.bot.posts.idle(outcome.view.game_id)
-        # The computer may have moved before its game had a thread (it plays first as soon as
-        # the game is stored): post where the game is played now, not where it was then.
-        home = await self.bot.service.game(outcome.view.game_id)
-        if home.thread_id != outcome.view.thread_id:
-            outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
-        await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
+        async with delivering(self.bot.outbox, "computer"):
+            await self.bot.posts.idle(outcome.view.game_id)
+            # The computer may have moved before its game had a thread (it plays first as soon
+            # as the game is stored): post where the game is played now, not where it was then.
+            home = await self.bot.service.game(outcome.view.game_id)
+            if home.thread_id != outcome.view.thread_id:
+                outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
+            await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
 
 
 def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:

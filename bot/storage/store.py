@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
@@ -859,20 +860,21 @@ class Store:
         """
         claim.used = True
         timer = claim.timer
-        found = await conn.execute(
-            select(timers.c.due)
-            .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id,
-                   timers.c.due == timer.due)
-            .with_for_update(skip_locked=True)
-        )  # fmt: skip
-        if found.first() is None:
-            raise StaleWriteError(f"timer {timer.kind} {timer.ref_id} was fired elsewhere")
+        if timer is not None:
+            found = await conn.execute(
+                select(timers.c.due)
+                .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id,
+                       timers.c.due == timer.due)
+                .with_for_update(skip_locked=True)
+            )  # fmt: skip
+            if found.first() is None:
+                raise StaleWriteError(f"timer {timer.kind} {timer.ref_id} was fired elsewhere")
         claim.won = True
         if claim.post is not None:
             claim.post_id = await conn.scalar(
                 insert(outbox)
-                .values(kind=claim.post, ref_id=timer.ref_id, guild_id=guild_id, seq=seq,
-                        created=timer.due)
+                .values(kind=claim.post, ref_id=claim.ref_id, guild_id=guild_id, seq=seq,
+                        created=time.time())
                 .returning(outbox.c.post_id)
             )  # fmt: skip
 

@@ -11,7 +11,8 @@ commit leaves the timer for the next claim.
 
 The claim is task-local (a context variable) and used by the first write that matches its
 subject; tasks started afterwards (the adapter's posts) inherit a used claim and see which
-outbox row they post (``current_post``).
+outbox row they post (``current_post``). ``owing(kind, ref_id, post=...)`` is a claim without
+a timer: the first write of that game stores the post it owes (the computer's move).
 """
 
 from __future__ import annotations
@@ -62,9 +63,12 @@ ALL_SHARDS = Shards()
 
 @dataclass(slots=True)
 class Claim:
-    """A timer being fired by this task, and the post its change must be followed by."""
+    """A timer being fired by this task (or, ``timer`` None, a change that owes a post), and
+    the post its change must be followed by."""
 
-    timer: TimerRow
+    kind: str
+    ref_id: int
+    timer: TimerRow | None
     post: str | None = None
     used: bool = False  # a write tried to claim it (so no later write of this task will)
     won: bool = False  # and found the timer as due, unclaimed: its change commits with it
@@ -72,7 +76,7 @@ class Claim:
 
     def matches(self, kind: str, ref_id: int) -> bool:
         """Whether a write of this subject is the one that fires the timer (once)."""
-        return not self.used and (self.timer.kind, self.timer.ref_id) == (kind, ref_id)
+        return not self.used and (self.kind, self.ref_id) == (kind, ref_id)
 
 
 _claim: ContextVar[Claim | None] = ContextVar("dots_timer_claim", default=None)
@@ -82,7 +86,19 @@ _claim: ContextVar[Claim | None] = ContextVar("dots_timer_claim", default=None)
 def claiming(timer: TimerRow, *, post: str | None = None) -> Iterator[Claim]:
     """Fire ``timer`` with the writes made in the block (see the module's docstring); with
     ``post`` (an outbox kind), the write also stores that post."""
-    claim = Claim(timer, post)
+    claim = Claim(timer.kind, timer.ref_id, timer, post)
+    token = _claim.set(claim)
+    try:
+        yield claim
+    finally:
+        _claim.reset(token)
+
+
+@contextmanager
+def owing(kind: str, ref_id: int, *, post: str | None) -> Iterator[Claim]:
+    """The first write of ``kind`` ``ref_id`` (a "game") made in the block also stores the
+    post ``post`` (an outbox kind; None: nothing is stored)."""
+    claim = Claim(kind, ref_id, None, post)
     token = _claim.set(claim)
     try:
         yield claim

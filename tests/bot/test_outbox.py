@@ -19,7 +19,16 @@ import pytest
 from bot import outbox as outbox_module
 from bot.clocks import Clocks
 from bot.cogs import events as events_cog
-from bot.games import ChallengeExpired, Event, GameOptions, Reminder, TimedOut
+from bot.computer_turns import ComputerTurns
+from bot.games import (
+    ChallengeExpired,
+    ComputerMoved,
+    Event,
+    GameOptions,
+    Reminder,
+    Thinker,
+    TimedOut,
+)
 from bot.outbox import Outbox, delivering, next_nonce, nonce
 from tests.bot.service_fakes import (
     ALICE,
@@ -47,9 +56,11 @@ class Deliverer:
         self.delivered: list[tuple[type, int | None, list[str]]] = []
 
     async def __call__(self, event: Event) -> None:
-        kind = {TimedOut: "time_out", Reminder: "reminder", ChallengeExpired: "expired"}.get(
-            type(event)
-        )
+        kinds = {
+            TimedOut: "time_out", Reminder: "reminder", ChallengeExpired: "expired",
+            ComputerMoved: "computer",
+        }  # fmt: skip
+        kind = kinds.get(type(event))
         if kind is None:
             return
         async with delivering(self.outbox, kind) as post_id:
@@ -153,6 +164,49 @@ async def test_a_post_the_computer_inherits_is_not_delivered_twice(database: str
     finally:
         await clocks.stop()
         await service.close()
+
+
+async def test_the_computer_s_move_owes_its_post_until_delivered(database: str | Path) -> None:
+    """The computer's move and its post are committed together; a crash before the post
+    leaves the row, and the next start delivers that move once."""
+    clock = FakeTime()
+    service = await open_service(database, clock)
+    service.thinker = Thinker(processes=False, iterations=10)
+    moved: list[Event] = []
+    service.subscribe(lambda e: moved.append(e) if isinstance(e, ComputerMoved) else None)
+    turns = ComputerTurns(service, outbox=True)
+    await turns.start()
+    view = await service.start_computer_game(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, level="easy",
+        options=GameOptions(colour="blue"),
+    )  # fmt: skip
+    await eventually(lambda: len(moved) == 1)
+    await turns.stop()
+    ((post,),) = [await service.store.unsent_posts()]
+    assert (post.kind, post.ref_id, post.seq) == ("computer", view.game_id, 1)
+    await service.close()  # nobody posted it: the process died first
+
+    again = await open_service(database, clock)
+    again.thinker = Thinker(processes=False, iterations=10)
+    outbox = Outbox(again)
+    deliverer = Deliverer(outbox)
+    again.subscribe(deliverer)
+    try:
+        assert await outbox.start() == 1
+        assert [(kind, post_id) for kind, post_id, _ in deliverer.delivered] == [
+            (ComputerMoved, post.post_id)
+        ]
+        assert await outbox.pending() == []
+        # A move of the computer delivered at once leaves nothing behind.
+        turns = ComputerTurns(again, outbox=True)
+        await turns.start()
+        await again.place(game_id=view.game_id, user_id=ALICE, point="E5")
+        await eventually(lambda: len(deliverer.delivered) == 2)
+        await turns.stop()
+        assert deliverer.delivered[1][0] is ComputerMoved and deliverer.delivered[1][1]
+        assert await outbox.pending() == []
+    finally:
+        await again.close()
 
 
 async def test_a_moot_reminder_is_dropped_not_sent(database: str | Path) -> None:
