@@ -15,6 +15,7 @@ from bot.cogs.common import GameBot, answer_error, refuse
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.games import Event, GameService, Refusal
+from bot.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -115,12 +116,18 @@ class DotsBot(GameBot):
         if self._service is None:
             self._service = await GameService.open(self.settings.database)
         if self.clocks is None:
-            self.clocks = Clocks(self._service)
-        self.turns = ComputerTurns(self._service)
+            # The posts that follow a fired timer are kept in the outbox until posted.
+            self.clocks = Clocks(self._service, outbox=True)
+        self.outbox = Outbox(self._service, shards=self.clocks.shards)
+        self.turns = ComputerTurns(self._service, shards=self.clocks.shards, outbox=True)
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self._service.subscribe(self.dispatch_event)
+        # Posts owed by changes committed before a crash (their nonces keep them single).
+        resent = await self.outbox.start()
+        if resent:
+            log.info("posts resent from the outbox: %d", resent)
         if self._owns_clocks:
             armed = await self.clocks.start()
             log.info("clocks armed: %d", armed)

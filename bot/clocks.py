@@ -1,12 +1,20 @@
-"""Turn clocks: one asyncio task per running game (and per open challenge), keyed by its id.
+"""Turn clocks: one task per process claims the due timers of its shards and fires them.
 
-The deadline lives in the game row; a task sleeps until it, then asks the service to time the
-game out, which re-reads the game under its lock and does nothing if a move beat the clock.
-At start every deadline is re-armed from the database; one that passed while the bot was down
-fires at once. Clocks of an hour or more first wake for the reminder (a third of the time
-left), which the service sends once per turn and remembers in the game row, and never for a
-deadline that has passed. Time is injected
-(``now`` and ``sleep``) so tests move it without waiting.
+Every deadline lives in the ``timers`` table (a game's reminder, then its time-out; a
+challenge's expiry), written by the Store in the same transaction as the change that sets it.
+The task reads the due timers of its shards, fires each through the service inside
+``claiming(timer)`` (``bot.storage.timers``): the service's write claims the timer row
+(``FOR UPDATE SKIP LOCKED`` on PostgreSQL), applies the time-out, moves or deletes the timer
+and, with ``outbox``, stores the post that must follow, in one transaction. So a timer fires
+exactly once however many processes race for it, and a crash before the commit leaves it to
+fire again. Then the task sleeps until the next timer, woken early by a nearer deadline: the
+service's clock listener in-process, and PostgreSQL's NOTIFY (``dots_timers``, a trigger on
+``timers``) from other processes. At start a deadline that passed while the bot was down
+fires at once; a reminder whose deadline has passed is not sent. Time is injected (``now`` and
+``sleep``) so tests move it without waiting.
+
+Cost: one read of the due timers and one of the next one per wake-up, whatever the number of
+running games (10,000 games are 10,000 rows, not 10,000 tasks).
 """
 
 from __future__ import annotations
@@ -16,20 +24,32 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from bot.games import ClockChange, GameService
+from bot.games import ClockChange, GameService, Refusal
+from bot.games.convert import to_dt, to_ts
+from bot.games.core import SAME_INSTANT
+from bot.storage.rows import TimerRow
+from bot.storage.timers import ALL_SHARDS, Shards, claiming
 
 log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
-Key = tuple[str, int]
+
+# Timers fired per read; the rest on the next turn of the loop.
+BATCH = 100
+# The longest sleep: a NOTIFY lost with a dropped connection delays a timer at most this much.
+MAX_NAP = 300.0
+# The wait before reading again when due timers did nothing (refused, or failed: a bug).
+STUCK_NAP = 1.0
+# The NOTIFY channel of the timers table's trigger (migration 0008).
+CHANNEL = "dots_timers"
 
 
 class Clocks:
-    """Arms, moves and cancels the timers of a GameService (time-outs, reminders, expiries).
+    """Fires the timers of a GameService's shards (time-outs, reminders, expiries).
 
-    Usage: ``clocks = Clocks(service); await clocks.start()`` ... ``await clocks.stop()``.
-    ``now`` defaults to the service's clock. A task costs about 2 KB; 10,000 running games
-    are 10,000 sleeping tasks.
+    Usage: ``clocks = Clocks(service, shards=Shards.of(2, [0])); await clocks.start()`` ...
+    ``await clocks.stop()``. ``now`` defaults to the service's clock; ``outbox`` stores the
+    post of each fired timer (``bot.outbox``) for an adapter that deletes what it posted.
     """
 
     def __init__(
@@ -38,81 +58,146 @@ class Clocks:
         *,
         now: Callable[[], datetime] | None = None,
         sleep: Sleep = asyncio.sleep,
+        shards: Shards = ALL_SHARDS,
+        outbox: bool = False,
     ) -> None:
         self.service = service
+        self.shards = shards
+        self.outbox = outbox
         self._now = now or service.now
         self._sleep = sleep
-        self._tasks: dict[Key, asyncio.Task[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._nap: asyncio.Task[None] | None = None
+        self._target: float | None = None  # when the loop wakes next (unix seconds)
+        self._woken = False
+        self._unlisten: Callable[[], Awaitable[None]] | None = None
+        self.fired = 0  # timers whose change this process committed
         service.watch_clocks(self.arm)
 
     async def start(self) -> int:
-        """Re-arm every running game's clock and every open challenge's expiry; how many."""
-        changes = await self.service.pending_clocks()
-        for change in changes:
-            self.arm(change)
-        return len(changes)
+        """Start firing this process's timers (those already due at once); how many there are."""
+        await self.stop()
+        store = self.service.store
+        self._unlisten = await store.db.listen(CHANNEL, self._notified)
+        pending = len(await store.timers(shards=self.shards))
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+        return pending
 
     async def stop(self) -> None:
-        """Cancel every task (the deadlines stay in the database for the next start)."""
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
-        for task in tasks:
+        """Stop firing (the timers stay in the database for the next start)."""
+        task, self._task = self._task, None
+        if task is not None:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    def arm(self, change: ClockChange) -> None:
-        """Set, move or clear (``change.due is None``) one timer."""
-        if change.game_id is not None:
-            key: Key = ("game", change.game_id)
-        elif change.challenge_id is not None:
-            key = ("challenge", change.challenge_id)
-        else:
-            return
-        old = self._tasks.pop(key, None)
-        # The task that fired is the one asking (through the service) to be re-armed: let it
-        # finish its own work instead of cancelling it mid-way.
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        if change.due is not None:
-            task = asyncio.get_running_loop().create_task(self._run(key, change))
-            self._tasks[key] = task
+            await asyncio.gather(task, return_exceptions=True)
+        unlisten, self._unlisten = self._unlisten, None
+        if unlisten is not None:
+            await unlisten()
 
     @property
-    def armed(self) -> int:
-        """How many timers are armed."""
-        return len(self._tasks)
+    def running(self) -> bool:
+        """Whether the task fires timers."""
+        return self._task is not None and not self._task.done()
 
-    def due(self, *, game_id: int) -> bool:
-        """Whether a timer is armed for this game."""
-        return ("game", game_id) in self._tasks
+    async def pending(self) -> list[TimerRow]:
+        """This process's timers, soonest first (from the database)."""
+        return await self.service.store.timers(shards=self.shards)
 
-    async def _sleep_until(self, when: datetime) -> None:
-        # Loop: a real sleep may wake a little early, and a fake one whenever time moves.
+    def arm(self, change: ClockChange) -> None:
+        """A deadline was set or moved in this process: wake the task if it is sooner than
+        its next wake-up (the timer itself is in the database already)."""
+        if change.due is None:
+            return
+        due = change.due if change.remind_at is None else min(change.due, change.remind_at)
+        self.wake(to_ts(due))
+
+    def wake(self, due: float | None = None) -> None:
+        """Wake the task now, or only if ``due`` is sooner than its next wake-up."""
+        if due is not None and self._target is not None and due >= self._target:
+            return
+        self._woken = True
+        if self._nap is not None and not self._nap.done():
+            self._nap.cancel()
+
+    def _notified(self, payload: str) -> None:
+        """A NOTIFY of the timers' trigger: ``"<guild id or nothing> <due>"``."""
+        guild, _, due = payload.partition(" ")
+        try:
+            guild_id = int(guild) if guild else None
+            when = float(due)
+        except ValueError:
+            log.warning("unreadable timer notification %r", payload)
+            return
+        if self.shards.owns(guild_id):
+            self.wake(when)
+
+    async def _loop(self) -> None:
+        store = self.service.store
         while True:
-            left = (when - self._now()).total_seconds()
+            self._woken = False
+            try:
+                due = await store.due_timers(to_ts(self._now()), shards=self.shards, limit=BATCH)
+                fired = await asyncio.gather(*(self._fire(t) for t in due))
+                if len(due) == BATCH and any(fired):
+                    continue
+                self._target = await store.next_due(shards=self.shards)
+                if due and not any(fired):
+                    # Due timers that did nothing: do not spin on them.
+                    self._target = to_ts(self._now()) + STUCK_NAP
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the clocks could not read their timers")
+                self._target = to_ts(self._now()) + STUCK_NAP
+            if not self._woken:
+                await self._sleep_until(self._target)
+
+    async def _sleep_until(self, when: float | None) -> None:
+        # Loop: a real sleep may wake a little early, and a fake one whenever time moves.
+        while not self._woken:
+            left = MAX_NAP if when is None else min(when - to_ts(self._now()), MAX_NAP)
             if left <= 0:
                 return
-            await self._sleep(left)
+            self._nap = asyncio.get_running_loop().create_task(self._doze(left))
+            try:
+                await asyncio.wait({self._nap})
+            finally:
+                self._nap.cancel()
+            if when is None:
+                return
 
-    async def _run(self, key: Key, change: ClockChange) -> None:
-        assert change.due is not None
+    async def _doze(self, seconds: float) -> None:
+        await self._sleep(seconds)
+
+    async def _fire(self, timer: TimerRow) -> bool:
+        """Fire one due timer through the service; whether it changed anything here."""
         try:
-            kind, ident = key
-            if kind == "game":
-                if change.remind_at is not None and change.remind_at < change.due:
-                    await self._sleep_until(change.remind_at)
-                    # A deadline that passed while the bot was down gets no "0 s left".
-                    if self._now() < change.due:
-                        await self.service.remind(game_id=ident, deadline=change.due)
-                await self._sleep_until(change.due)
-                await self.service.time_out(game_id=ident, deadline=change.due)
+            if timer.kind == "challenge":
+                with claiming(timer, post=self._post("expired")) as claim:
+                    await self.service.expire(challenge_id=timer.ref_id)
             else:
-                await self._sleep_until(change.due)
-                await self.service.expire(challenge_id=ident)
-        except asyncio.CancelledError:
-            raise
+                row = await self.service.store.game(timer.ref_id)
+                deadline = None if row is None or row.status != "running" else row.deadline
+                if deadline is None:
+                    claim = None
+                elif to_ts(self._now()) >= deadline:
+                    with claiming(timer, post=self._post("time_out")) as claim:
+                        await self.service.time_out(game_id=timer.ref_id, deadline=to_dt(deadline))
+                elif timer.due < deadline - SAME_INSTANT:
+                    with claiming(timer, post=self._post("reminder")) as claim:
+                        await self.service.remind(game_id=timer.ref_id, deadline=to_dt(deadline))
+                else:
+                    claim = None  # not due: the row moved on since the timer was read
+            if claim is not None and claim.won:
+                self.fired += 1
+                return True
+            # Nothing fired: a move won the race (the timer moved with it), another process
+            # fired it, or the timer is out of step with its row: set it from the row.
+            return await self.service.store.resync_timer(timer)
+        except Refusal:
+            return False  # another process fired it meanwhile (the claim found it gone)
         except Exception:
-            log.exception("clock %s failed", key)
-        finally:
-            if self._tasks.get(key) is asyncio.current_task():
-                del self._tasks[key]
+            log.exception("timer %s %s failed", timer.kind, timer.ref_id)
+            return False
+
+    def _post(self, kind: str) -> str | None:
+        return kind if self.outbox else None

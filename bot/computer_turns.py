@@ -8,6 +8,11 @@ Nothing depends on an adapter's post succeeding. A failed search (the worker pro
 retried after a backoff, and the last attempt is a cheap search in a thread, so the computer
 always answers. At start every game waiting for the computer is re-armed from the database.
 Built like ``bot.clocks.Clocks``; time is injected (``sleep``) so tests do not wait.
+
+Several processes (issue 12): each re-arms only the games of its own shards (``shards``). A
+pending turn needs no timer row: that the computer is to move is a fact of the stored game, and
+a move is applied at most once whoever plays it (each write is guarded by the game's move
+count).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.games import ComputerMoved, GameService, MoveOutcome, is_computer
+from bot.storage.timers import ALL_SHARDS, Shards, owing
 from engine import DotsError
 
 log = logging.getLogger(__name__)
@@ -42,8 +48,13 @@ class ComputerTurns:
         attempts: int = POOL_ATTEMPTS,
         backoff: float = FIRST_BACKOFF,
         sleep: Sleep = asyncio.sleep,
+        shards: Shards = ALL_SHARDS,
+        outbox: bool = False,
     ) -> None:
         self.service = service
+        self.shards = shards
+        # Whether the first move of each turn stores its post in the outbox (``bot.outbox``).
+        self.outbox = outbox
         self.attempts = attempts
         self.backoff = backoff
         self._sleep = sleep
@@ -54,9 +65,17 @@ class ComputerTurns:
         service.watch_turns(self.arm)
 
     async def start(self) -> int:
-        """Arm every running game in which the computer is to move; how many."""
+        """Arm every running game of this process's shards in which the computer is to move;
+        how many."""
         self._stopped = False
         waiting = await self.service.computer_turns()
+        if not self.shards.is_all:
+            mine = []
+            for game_id in waiting:
+                row = await self.service.store.game(game_id)
+                if row is not None and self.shards.owns(row.guild_id):
+                    mine.append(game_id)
+            waiting = mine
         for game_id in waiting:
             self.arm(game_id)
         return len(waiting)
@@ -95,16 +114,18 @@ class ComputerTurns:
 
     async def _run(self, game_id: int) -> None:
         try:
-            played: list[MoveOutcome] = []
-            while True:
-                outcome = await self._move(game_id)
-                if outcome is None:
-                    break
-                played.append(outcome)
-                if outcome.is_over or not is_computer(outcome.next_user_id):
-                    break
-            if played:
-                await self.service.publish(ComputerMoved(tuple(played)))
+            # The turn's first move commits its post (the adapter's delivery, see bot.outbox).
+            with owing("game", game_id, post="computer" if self.outbox else None):
+                played: list[MoveOutcome] = []
+                while True:
+                    outcome = await self._move(game_id)
+                    if outcome is None:
+                        break
+                    played.append(outcome)
+                    if outcome.is_over or not is_computer(outcome.next_user_id):
+                        break
+                if played:
+                    await self.service.publish(ComputerMoved(tuple(played)))
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -41,6 +41,7 @@ from bot.games import (
     utc_now,
 )
 from bot.games.stickers import new_sticker_line
+from bot.outbox import Outbox
 from bot.pictures import game_gif, game_png
 from engine import DotsError, Player, Point, StopPreview
 
@@ -110,6 +111,8 @@ class GameBot(commands.Bot):
         super().__init__(*args, **options)
         self.names: dict[int, str] = {}
         self.posts = PostOrder()
+        # The posts owed by committed changes (``bot.outbox``); None: none are kept.
+        self.outbox: Outbox | None = None
 
     @property
     def service(self) -> GameService:

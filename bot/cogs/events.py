@@ -27,6 +27,7 @@ from bot.games import (
     computer_name,
     is_computer,
 )
+from bot.outbox import delivering
 
 log = logging.getLogger(__name__)
 
@@ -55,63 +56,67 @@ class Events(commands.Cog):
     async def on_dots_challenge_expired(self, event: ChallengeExpired) -> None:
         """Edit the challenge message: expired, buttons disabled."""
         challenge = event.challenge
-        if challenge.message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(
-            challenge.channel_id, guild_id=challenge.guild_id
-        )
-        message = channel.get_partial_message(challenge.message_id)
-        try:
-            await edit_message(
-                message,
-                content=expired_text(challenge),
-                view=challenge_view(
-                    challenge.challenge_id,
-                    disabled=True,
-                    open_to_anyone=challenge.opponent_id is None,
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
+        async with delivering(self.bot.outbox, "expired"):
+            if challenge.message_id is None:
+                return
+            channel = self.bot.get_partial_messageable(
+                challenge.channel_id, guild_id=challenge.guild_id
             )
-        except discord.HTTPException:
-            log.info("could not edit expired challenge %s", challenge.challenge_id)
+            message = channel.get_partial_message(challenge.message_id)
+            try:
+                await edit_message(
+                    message,
+                    content=expired_text(challenge),
+                    view=challenge_view(
+                        challenge.challenge_id,
+                        disabled=True,
+                        open_to_anyone=challenge.opponent_id is None,
+                    ),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException:
+                log.info("could not edit expired challenge %s", challenge.challenge_id)
 
     @commands.Cog.listener()
     async def on_dots_time_out(self, event: TimedOut) -> None:
-        """Post the time-out's outcome."""
-        await announce(self.bot, event.outcome)
+        """Post the time-out's outcome (with the nonces of its outbox row)."""
+        async with delivering(self.bot.outbox, "time_out"):
+            await announce(self.bot, event.outcome)
 
     @commands.Cog.listener()
     async def on_dots_reminder(self, event: Reminder) -> None:
         """A third of the clock is left: DM (if opted in) or ping in the thread; the computer
         needs no reminder."""
-        if is_computer(event.user_id):
-            return
-        view = event.view
-        left = text.format_duration(event.left)
-        message = f"Reminder: {left} left for your move in Dots game #{view.game_id}"
-        if await self.bot.service.wants_notify(user_id=event.user_id):
-            await notify_turn(
-                self.bot, view, event.user_id, reminder=f"{message}: {jump_url(view)}"
-            )
-        else:
-            await send_to_game(self.bot, view, f"<@{event.user_id}> {message}.")
+        async with delivering(self.bot.outbox, "reminder"):
+            if is_computer(event.user_id):
+                return
+            view = event.view
+            left = text.format_duration(event.left)
+            message = f"Reminder: {left} left for your move in Dots game #{view.game_id}"
+            if await self.bot.service.wants_notify(user_id=event.user_id):
+                await notify_turn(
+                    self.bot, view, event.user_id, reminder=f"{message}: {jump_url(view)}"
+                )
+            else:
+                await send_to_game(self.bot, view, f"<@{event.user_id}> {message}.")
 
     @commands.Cog.listener()
     async def on_dots_computer_moved(self, event: ComputerMoved) -> None:
         """Post the computer's move (one post for dots it played on alone), after the post of
         the move it answers."""
         outcome = event.outcome
-        await self.bot.posts.idle(outcome.view.game_id)
-        # The computer may have moved before its game had a thread (it plays first as soon as
-        # the game is stored): post where the game is played now, not where it was then.
-        home = await self.bot.service.game(outcome.view.game_id)
-        if home.thread_id != outcome.view.thread_id:
-            outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
-        # Stickers earned during a run alone are announced with its last action.
-        earned = tuple(news for each in event.outcomes for news in each.stickers)
-        if earned != outcome.stickers:
-            outcome = replace(outcome, stickers=earned)
-        await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
+        async with delivering(self.bot.outbox, "computer"):
+            await self.bot.posts.idle(outcome.view.game_id)
+            # The computer may have moved before its game had a thread (it plays first as soon
+            # as the game is stored): post where the game is played now, not where it was then.
+            home = await self.bot.service.game(outcome.view.game_id)
+            if home.thread_id != outcome.view.thread_id:
+                outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
+            # Stickers earned during a run alone are announced with its last action.
+            earned = tuple(news for each in event.outcomes for news in each.stickers)
+            if earned != outcome.stickers:
+                outcome = replace(outcome, stickers=earned)
+            await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
 
 
 def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:

@@ -24,6 +24,8 @@ from typing import Any
 
 import discord
 
+from bot.outbox import next_nonce
+
 log = logging.getLogger(__name__)
 
 CONTENT = 2000
@@ -214,7 +216,12 @@ def fit_message(content: str | None = None, **fields: Any) -> dict[str, Any]:
 
 
 async def send(target: Any, content: str | None = None, **fields: Any) -> Any:
-    """``target.send`` (a channel, a thread, a user), fitted; the message sent."""
+    """``target.send`` (a channel, a thread, a user), fitted; the message sent. Delivering an
+    outbox row (``bot.outbox.delivering``), it carries the row's next nonce: discord.py then
+    sets ``enforce_nonce``, and Discord returns the message a retry would have doubled."""
+    nonce = next_nonce()
+    if nonce is not None:
+        fields.setdefault("nonce", nonce)
     return await target.send(**fit_message(content, **fields))
 
 

@@ -59,6 +59,8 @@ class ServiceCore:
         max_cached: int = 2000,
     ) -> None:
         self.store = store
+        # The timers table follows each game write; reminders are the service's rule.
+        store.wake = wake_at
         self.max_cached = max_cached
         self.now = now
         self._rng = rng or random.Random()
@@ -230,6 +232,15 @@ class ServiceCore:
             guild_id, game_channel_id=channel, default_clock=seconds, at=to_ts(self.now())
         )
         return GuildSettings(guild_id, channel, timedelta(seconds=seconds))
+
+
+def wake_at(row: GameRow) -> float | None:
+    """When a game's timer fires (``bot.storage.rows.WakeRule``): its reminder, if one is due
+    this turn, else its deadline; None once no clock runs."""
+    if row.status != "running" or row.deadline is None:
+        return None
+    remind = convert.remind_at(row.deadline, row.clock, row.reminder_sent)
+    return row.deadline if remind is None else to_ts(remind)
 
 
 def over_message(row: GameRow) -> str:

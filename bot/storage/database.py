@@ -29,7 +29,7 @@ row (``WHERE moves = ...``); rating updates lock both players (see ``Store``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -167,6 +167,38 @@ class Database:
                 yield self._writer
             finally:
                 self._sqlalchemy_begins.on = False
+
+    # -- LISTEN/NOTIFY (issue 12) ----------------------------------------------------------
+
+    async def listen(
+        self, channel: str, callback: Callable[[str], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """PostgreSQL: call ``callback(payload)`` for each NOTIFY on ``channel`` (on a
+        connection of its own, outside the pool); the coroutine function that stops listening.
+        None on SQLite (one process: its writers wake the listeners in-process).
+
+        Raises:
+            OSError, asyncpg.PostgresError: the server cannot be reached.
+        """
+        if self.dialect != "postgresql":
+            return None
+        import asyncpg  # noqa: PLC0415 (the postgres extra; SQLite never needs it)
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        conn = await asyncpg.connect(dsn)
+
+        def notified(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            callback(payload)
+
+        await conn.add_listener(channel, notified)
+
+        async def stop() -> None:
+            try:
+                await conn.remove_listener(channel, notified)
+            finally:
+                await conn.close()
+
+        return stop
 
     async def close(self) -> None:
         """Close the connections (after the transaction in progress, if any)."""

@@ -207,3 +207,42 @@ class MonthRow:
     losses: int
     draws: int
     gained: float
+
+
+# -- timers and outbox (issue 12) ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """A row of ``timers``: something that must happen at ``due`` (unix seconds).
+
+    ``kind`` "game": the game ``ref_id``'s clock (its reminder, then its time-out);
+    "challenge": the challenge ``ref_id``'s expiry. ``guild_id`` picks the shard (None: shard 0).
+    """
+
+    kind: str
+    ref_id: int
+    guild_id: int | None
+    due: float
+
+
+@dataclass(frozen=True, slots=True)
+class PostRow:
+    """A row of ``outbox``: a post that must follow a committed change, not yet sent.
+
+    ``kind`` "time_out" (``ref_id`` a game, ``seq`` the time-out's action, None for an abort),
+    "reminder" (a game, ``seq`` its action count then), "expired" (a challenge).
+    """
+
+    post_id: int
+    kind: str
+    ref_id: int
+    guild_id: int | None
+    seq: int | None
+    created: float
+
+
+# When a game's timer fires (unix seconds), from the game row as stored: its reminder if one
+# is due this turn, else its deadline; None for a game with no clock running. The service
+# passes its rule in (``Store.wake``), as it passes the rating rules.
+WakeRule = Callable[[GameRow], float | None]

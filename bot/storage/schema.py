@@ -177,3 +177,25 @@ stickers = Table(
     Column("seq", Integer),
     Column("earned", Float),
 )
+
+# -- timers and outbox (issue 12) ---------------------------------------------------------
+
+timers = Table(
+    "timers",
+    metadata,
+    Column("kind", Text, primary_key=True),
+    Column("ref_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("guild_id", BigInteger),
+    Column("due", Float),
+)
+
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("post_id", BigInteger, primary_key=True),
+    Column("kind", Text),
+    Column("ref_id", BigInteger),
+    Column("guild_id", BigInteger),
+    Column("seq", Integer),
+    Column("created", Float),
+)

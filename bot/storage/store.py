@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
@@ -32,6 +33,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
     or_,
     select,
     update,
@@ -50,24 +52,30 @@ from bot.storage.rows import (
     Finish,
     GameRow,
     MonthRow,
+    PostRow,
     RateGame,
     RatingChange,
     RatingRow,
     StickerRow,
     TakebackRow,
+    TimerRow,
+    WakeRule,
 )
 from bot.storage.schema import (
     actions,
     challenges,
     games,
     guilds,
+    outbox,
     players,
     rating_changes,
     ratings,
     replays,
     stickers,
     takebacks,
+    timers,
 )
+from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, current_claim
 
 _CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
 _GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
@@ -101,6 +109,33 @@ _FINISH = Prepared(
 )  # fmt: skip
 _INSERT_ACTION = Prepared(insert(actions), returns_rows=False)
 _READ_GAME = select(*_GAME_COLS).where(games.c.game_id == bindparam("g"))
+
+# A game's timer, moved with each of its writes (one more statement in a move's transaction).
+_TIMER_VALUES = {
+    "kind": bindparam("kind"), "ref_id": bindparam("ref_id"), "guild_id": bindparam("guild_id"),
+    "due": bindparam("due"),
+}  # fmt: skip
+_SET_TIMER = {
+    name: Prepared(
+        dialect.insert(timers)
+        .values(_TIMER_VALUES)
+        .on_conflict_do_update(index_elements=[timers.c.kind, timers.c.ref_id],
+                               set_={"due": bindparam("due")}),
+        returns_rows=False,
+    )
+    for name, dialect in (("sqlite", sqlite), ("postgresql", postgresql))
+}  # fmt: skip
+_CLEAR_TIMER = Prepared(
+    delete(timers).where(
+        timers.c.kind == bindparam("kind"), timers.c.ref_id == bindparam("ref_id")
+    ),
+    returns_rows=False,
+)
+
+
+def deadline_wake(row: GameRow) -> float | None:
+    """The default ``WakeRule``: a running game's timer fires at its deadline (no reminder)."""
+    return row.deadline if row.status == "running" else None
 
 
 class UnusableDatabaseError(RuntimeError):
@@ -140,8 +175,10 @@ def _game(row: Row[Any] | None) -> GameRow | None:
 class Store:
     """The bot's database, migrated when opened."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, wake: WakeRule = deadline_wake) -> None:
         self.db = db
+        # When a game's timer fires; the game service sets its rule (reminders) here.
+        self.wake = wake
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Path | None = None) -> Store:
@@ -253,9 +290,19 @@ class Store:
         )
         if due_only:
             stmt = stmt.where(challenges.c.expires <= now)
-        async with self.db.transaction() as conn:
-            stored = await conn.execute(stmt.values(status=status).returning(*_CHALLENGE_COLS))
-            return _challenge(stored.first())
+        try:
+            async with self.db.transaction() as conn:
+                found = await conn.execute(stmt.values(status=status).returning(*_CHALLENGE_COLS))
+                stored = _challenge(found.first())
+                if stored is None:
+                    return None
+                claim = current_claim()
+                if claim is not None and claim.matches("challenge", challenge_id):
+                    await self._claim(conn, claim, guild_id=stored.guild_id, seq=None)
+                await _CLEAR_TIMER.run(conn, {"kind": "challenge", "ref_id": challenge_id})
+                return stored
+        except StaleWriteError:
+            return None
 
     async def accept_challenge(
         self, challenge_id: int, game: GameRow, *, now: float, taker: int | None = None
@@ -264,13 +311,18 @@ class Store:
         stored, or None if the challenge was no longer open or had expired (or, with
         ``taker``, is neither theirs nor open to anyone: see ``_accept``)."""
         async with self.db.transaction() as conn:
-            return await _accept(conn, challenge_id, game, now=now, taker=taker)
+            stored = await _accept(conn, challenge_id, game, now=now, taker=taker)
+            if stored is not None:
+                await self._game_timer(conn, stored)
+            return stored
 
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player); the game
         as stored."""
         async with self.db.transaction() as conn:
-            return await _insert_game(conn, game)
+            stored = await _insert_game(conn, game)
+            await self._game_timer(conn, stored)
+            return stored
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool:
         """Remember the message that shows a challenge; False if there is no such challenge."""
@@ -373,6 +425,7 @@ class Store:
             stored = GameRow(*rows[0])
             stored.rated, stored.reminder_sent = bool(stored.rated), bool(stored.reminder_sent)
             stored.takebacks = bool(stored.takebacks)
+            await self._game_timer(conn, stored)
             await _INSERT_ACTION.run(
                 conn,
                 {"game_id": game_id, "seq": action.seq, "kind": action.kind,
@@ -398,9 +451,12 @@ class Store:
         against the computer); the game as stored, or None if the game is not running or does
         not have ``moves`` actions (another writer won), and nothing changes then."""
         async with self.db.transaction() as conn:
-            return await _take_back(
+            stored = await _take_back(
                 conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
             )
+            if stored is not None:
+                await self._game_timer(conn, stored)
+            return stored
 
     async def finish_game(
         self, game_id: int, finish: Finish, *, at: float, rate: RateGame | None = None
@@ -411,41 +467,51 @@ class Store:
         Raises:
             ValueError: a rated game ends with a result and no ``rate`` was given.
         """
-        async with self.db.transaction() as conn:
-            stored = _game(
-                (
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.game_id == game_id, _RUNNING)
-                        .values(_finished(finish, at))
-                        .returning(*_GAME_COLS)
-                    )
-                ).first()
-            )
-            if stored is None:
-                return None
-            await self._rate(conn, stored, rate)
-            return stored
+        try:
+            async with self.db.transaction() as conn:
+                stored = _game(
+                    (
+                        await conn.execute(
+                            update(games)
+                            .where(games.c.game_id == game_id, _RUNNING)
+                            .values(_finished(finish, at))
+                            .returning(*_GAME_COLS)
+                        )
+                    ).first()
+                )
+                if stored is None:
+                    return None
+                await self._game_timer(conn, stored)
+                await self._rate(conn, stored, rate)
+                return stored
+        except StaleWriteError:
+            return None
 
     async def mark_reminded(self, game_id: int, deadline: float) -> GameRow | None:
         """Record that the reminder for this deadline was sent; the game as stored, or None if
         it already was, or the deadline moved."""
-        async with self.db.transaction() as conn:
-            return _game(
-                (
-                    await conn.execute(
-                        update(games)
-                        .where(
-                            games.c.game_id == game_id,
-                            _RUNNING,
-                            games.c.reminder_sent.is_(False),
-                            func.abs(games.c.deadline - deadline) < 0.001,
+        try:
+            async with self.db.transaction() as conn:
+                stored = _game(
+                    (
+                        await conn.execute(
+                            update(games)
+                            .where(
+                                games.c.game_id == game_id,
+                                _RUNNING,
+                                games.c.reminder_sent.is_(False),
+                                func.abs(games.c.deadline - deadline) < 0.001,
+                            )
+                            .values(reminder_sent=True)
+                            .returning(*_GAME_COLS)
                         )
-                        .values(reminder_sent=True)
-                        .returning(*_GAME_COLS)
-                    )
-                ).first()
-            )
+                    ).first()
+                )
+                if stored is not None:
+                    await self._game_timer(conn, stored)
+                return stored
+        except StaleWriteError:
+            return None
 
     async def set_game_thread(
         self, game_id: int, *, thread_id: int | None, message_id: int | None
@@ -700,7 +766,10 @@ class Store:
             for user in (game.blue_id, game.pink_id):
                 if await _count_running(conn, game.guild_id, user) >= max_games:
                     raise OverLimitError("games", user, max_games)
-            return await _accept(conn, challenge_id, game, now=now, taker=taker)
+            stored = await _accept(conn, challenge_id, game, now=now, taker=taker)
+            if stored is not None:
+                await self._game_timer(conn, stored)
+            return stored
 
     async def create_game_within(
         self,
@@ -728,7 +797,9 @@ class Store:
                 raise OverLimitError("computer", user_id, max_computer)
             if await _count_running(conn, game.guild_id, user_id) >= max_games:
                 raise OverLimitError("games", user_id, max_games)
-            return await _insert_game(conn, game)
+            stored = await _insert_game(conn, game)
+            await self._game_timer(conn, stored)
+            return stored
 
     async def unstarted_games(self) -> list[int]:
         """Ids of running games whose first picture was never posted (``message_id`` NULL)."""
@@ -855,6 +926,7 @@ class Store:
                     .where(challenges.c.challenge_id == challenge_id)
                     .values(game_id=stored.game_id)
                 )
+                await self._game_timer(conn, stored)
                 return stored
         except IntegrityError as error:
             await self._rematch_clash(row.rematch_of, error)
@@ -958,6 +1030,130 @@ class Store:
             )
         return out
 
+    # -- timers and outbox (issue 12) ------------------------------------------------------
+
+    async def _game_timer(self, conn: AsyncConnection, stored: GameRow) -> None:
+        """Move (or delete) a game's timer to follow the row just written, in its transaction;
+        first claim the timer if this task fires it (``bot.storage.timers``).
+
+        Raises:
+            StaleWriteError: the claimed timer is gone, moved or locked (another process fired
+                it): the caller's transaction rolls back.
+        """
+        claim = current_claim()
+        if claim is not None and claim.matches("game", stored.game_id):
+            await self._claim(conn, claim, guild_id=stored.guild_id, seq=stored.moves)
+        due = self.wake(stored) if stored.status == "running" else None
+        key = {"kind": "game", "ref_id": stored.game_id}
+        if due is None:
+            await _CLEAR_TIMER.run(conn, key)
+        else:
+            await _SET_TIMER[self.db.dialect].run(
+                conn, key | {"guild_id": stored.guild_id, "due": due}
+            )
+
+    async def _claim(
+        self, conn: AsyncConnection, claim: Claim, *, guild_id: int | None, seq: int | None
+    ) -> None:
+        """Lock the claimed timer row (PostgreSQL: skipping it if another process holds it)
+        and, if the claim says so, write its post to the outbox.
+
+        Raises:
+            StaleWriteError: the row is gone, moved or locked.
+        """
+        claim.used = True
+        timer = claim.timer
+        if timer is not None:
+            found = await conn.execute(
+                select(timers.c.due)
+                .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id,
+                       timers.c.due == timer.due)
+                .with_for_update(skip_locked=True)
+            )  # fmt: skip
+            if found.first() is None:
+                raise StaleWriteError(f"timer {timer.kind} {timer.ref_id} was fired elsewhere")
+        claim.won = True
+        if claim.post is not None:
+            claim.post_id = await conn.scalar(
+                insert(outbox)
+                .values(kind=claim.post, ref_id=claim.ref_id, guild_id=guild_id, seq=seq,
+                        created=time.time())
+                .returning(outbox.c.post_id)
+            )  # fmt: skip
+
+    async def due_timers(
+        self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100
+    ) -> list[TimerRow]:
+        """The timers due at ``now`` of the servers in ``shards``, soonest first (at most
+        ``limit``). A plain read: firing one claims it (``bot.storage.timers.claiming``)."""
+        stmt = _shard_filter(select(*_TIMER_COLS).where(timers.c.due <= now), shards)
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt.order_by(timers.c.due).limit(limit))).all()
+        return [TimerRow(*r) for r in rows]
+
+    async def next_due(self, *, shards: Shards = ALL_SHARDS) -> float | None:
+        """When the next timer of ``shards`` fires (None: no timers)."""
+        stmt = _shard_filter(select(func.min(timers.c.due)), shards)
+        async with self.db.reading() as conn:
+            found = await conn.scalar(stmt)
+        return None if found is None else float(found)
+
+    async def timers(self, *, shards: Shards = ALL_SHARDS) -> list[TimerRow]:
+        """Every timer of ``shards``, soonest first."""
+        stmt = _shard_filter(select(*_TIMER_COLS), shards).order_by(timers.c.due)
+        async with self.db.reading() as conn:
+            return [TimerRow(*r) for r in (await conn.execute(stmt)).all()]
+
+    async def resync_timer(self, timer: TimerRow) -> bool:
+        """Set a timer that fired nothing from its game's or challenge's row (delete it if
+        that is over); False if it is still exactly as due as before (stuck), True if it
+        changed or had changed meanwhile."""
+        async with self.db.transaction() as conn:
+            found = await conn.execute(
+                select(timers.c.due)
+                .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id,
+                       timers.c.due == timer.due)
+                .with_for_update()
+            )  # fmt: skip
+            if found.first() is None:
+                return True
+            due: float | None
+            if timer.kind == "challenge":
+                row = await _read_challenge(conn, timer.ref_id)
+                due = row.expires if row is not None and row.status == "open" else None
+            else:
+                game = await _read_game(conn, timer.ref_id)
+                due = None if game is None else self.wake(game)
+            key = {"kind": timer.kind, "ref_id": timer.ref_id}
+            if due is None:
+                await _CLEAR_TIMER.run(conn, key)
+                return True
+            if due == timer.due:
+                return False
+            await conn.execute(
+                update(timers)
+                .where(timers.c.kind == timer.kind, timers.c.ref_id == timer.ref_id)
+                .values(due=due)
+            )
+            return True
+
+    async def unsent_posts(self, *, shards: Shards = ALL_SHARDS) -> list[PostRow]:
+        """The outbox rows of ``shards`` not sent yet, oldest first."""
+        stmt = select(*_POST_COLS)
+        if not shards.is_all:
+            stmt = stmt.where(_shard_of(outbox.c.guild_id, shards.count).in_(sorted(shards.ids)))
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt.order_by(outbox.c.post_id))).all()
+        return [PostRow(*r) for r in rows]
+
+    async def post_sent(self, post_id: int) -> bool:
+        """Delete a sent outbox row; False if it was gone already."""
+        async with self.db.transaction() as conn:
+            done = await conn.execute(
+                delete(outbox).where(outbox.c.post_id == post_id).returning(outbox.c.post_id)
+            )
+            return done.first() is not None
+
     # -- for tests and tools ---------------------------------------------------------------
 
     # -- takebacks ---------------------------------------------------------------------------
@@ -1016,6 +1212,7 @@ class Store:
                 )
                 if stored is None:
                     raise _RollBack  # the game moved on: the request stays as it was
+                await self._game_timer(conn, stored)
                 return stored
         except _RollBack:
             return None
@@ -1029,6 +1226,22 @@ class Store:
         async with self.db.transaction() as conn:
             result = await conn.exec_driver_sql(sql, tuple(args))
             return [tuple(r) for r in result.all()] if result.returns_rows else []
+
+
+_TIMER_COLS = [timers.c.kind, timers.c.ref_id, timers.c.guild_id, timers.c.due]
+_POST_COLS = [outbox.c[f.name] for f in fields(PostRow)]
+
+
+def _shard_of(guild_id: Any, count: int) -> Any:
+    """A server's shard in SQL: ``(guild_id >> 22) % count``, shard 0 for no server."""
+    # The shift as a literal: PostgreSQL has bigint >> integer, not bigint >> bigint.
+    return func.coalesce(guild_id, 0).op(">>")(literal_column(str(SHARD_SHIFT))) % count
+
+
+def _shard_filter(stmt: Any, shards: Shards) -> Any:
+    if shards.is_all:
+        return stmt
+    return stmt.where(_shard_of(timers.c.guild_id, shards.count).in_(sorted(shards.ids)))
 
 
 def _plays(user_id: int) -> ColumnElement[bool]:
@@ -1062,8 +1275,15 @@ async def _insert_challenge(
     if (await conn.execute(clash)).first() is not None:
         return None
     values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
-    stored = await conn.execute(insert(challenges).values(values).returning(*_CHALLENGE_COLS))
-    return _challenge(stored.first())
+    stored = _challenge(
+        (await conn.execute(insert(challenges).values(values).returning(*_CHALLENGE_COLS))).first()
+    )
+    assert stored is not None
+    await conn.execute(
+        insert(timers).values(kind="challenge", ref_id=stored.challenge_id,
+                              guild_id=stored.guild_id, due=stored.expires)
+    )  # fmt: skip
+    return stored
 
 
 async def _accept(
@@ -1091,6 +1311,7 @@ async def _accept(
     accepted = await conn.execute(stmt.returning(challenges.c.challenge_id))
     if accepted.first() is None:
         return None
+    await _CLEAR_TIMER.run(conn, {"kind": "challenge", "ref_id": challenge_id})
     stored = await _insert_game(conn, game)
     await conn.execute(
         update(challenges)

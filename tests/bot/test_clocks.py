@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from bot.games import (
     Reminder,
     TimedOut,
 )
+from bot.storage.rows import TimerRow
 from engine import Game
 from tests.bot.service_fakes import (
     ALICE,
@@ -37,6 +39,24 @@ async def actions(service: GameService, game_id: int) -> list[tuple[object, ...]
     return await service.store.execute(
         "SELECT kind, player, point FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
     )
+
+
+async def timer_of(rig: Rig, game_id: int) -> TimerRow | None:
+    found = [t for t in await rig.clocks.pending() if (t.kind, t.ref_id) == ("game", game_id)]
+    return found[0] if found else None
+
+
+async def pending(rig: Rig, count: int) -> bool:
+    return len(await rig.clocks.pending()) == count
+
+
+async def eventually_async(check: Callable[[], Awaitable[bool]], timeout: float = 5.0) -> None:
+    """Wait (really) until ``await check()`` holds; fail after ``timeout`` seconds."""
+    for _ in range(int(timeout / 0.01)):
+        if await check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached in time")
 
 
 def memory_actions(game: Game) -> list[tuple[object, ...]]:
@@ -84,14 +104,14 @@ async def test_time_out_ends_the_turn_and_rearms_for_the_other(
         outcome = rig.of(TimedOut)[0].outcome  # type: ignore[attr-defined]
         assert not outcome.is_over and outcome.next_user_id == ALICE
         assert await actions(rig.service, view.game_id) == [("dot", 1, "C3"), ("time", 2, None)]
-        assert rig.clocks.due(game_id=view.game_id)
+        assert await timer_of(rig, view.game_id) is not None
         # Pink plays alone, then runs out too: the game is over on time.
         await rig.service.place(game_id=view.game_id, user_id=ALICE, point="D4")
         await rig.advance(MINUTE)
         await eventually(lambda: len(rig.of(TimedOut)) == 2)
         last = rig.of(TimedOut)[1].outcome  # type: ignore[attr-defined]
         assert last.is_over and last.result.reason == "time"
-        assert not rig.clocks.due(game_id=view.game_id)
+        assert await timer_of(rig, view.game_id) is None
         assert (await rig.service.game(view.game_id)).status == "over"
 
 
@@ -124,7 +144,7 @@ async def test_reminder_once_at_a_third_left_even_across_a_restart(tmp_path: Pat
     async with Rig(path, clock) as rig:
         view = await new_game(rig.service, options=GameOptions(clock=timedelta(hours=3)))
         short = await new_game(rig.service, pink=33, blue=44)
-        await rig.advance(timedelta(hours=1, minutes=59), settle=2)
+        await rig.advance(timedelta(hours=1, minutes=59), settle=1)
         assert rig.of(Reminder) == []
         await rig.advance(timedelta(minutes=1), settle=1)
         await eventually(lambda: len(rig.of(Reminder)) == 1)
@@ -150,7 +170,7 @@ async def test_unanswered_challenge_expires(tmp_path: Path) -> None:
         await rig.advance(MINUTE)
         await eventually(lambda: len(rig.of(ChallengeExpired)) == 1)
         assert (await rig.service.get_challenge(made.challenge_id)).status == "expired"
-        assert rig.clocks.armed == 0
+        assert await rig.clocks.pending() == []
 
 
 async def test_restart_rearms_every_clock_and_fires_missed_deadlines(tmp_path: Path) -> None:
@@ -165,7 +185,7 @@ async def test_restart_rearms_every_clock_and_fires_missed_deadlines(tmp_path: P
             )  # fmt: skip
             await rig.service.place(game_id=view.game_id, user_id=100 + n, point="E5")
             ids.append(view.game_id)
-        assert rig.clocks.armed == 5
+        assert len(await rig.clocks.pending()) == 5
     # Down for 25 minutes: the 10- and 20-minute clocks ran out meanwhile.
     clock.advance(timedelta(minutes=25))
     async with Rig(path, clock) as again:
@@ -173,11 +193,12 @@ async def test_restart_rearms_every_clock_and_fires_missed_deadlines(tmp_path: P
         await eventually(lambda: len(again.of(TimedOut)) == 2)
         timed = sorted(e.outcome.view.game_id for e in again.of(TimedOut))  # type: ignore[attr-defined]
         assert timed == ids[:2]
-        assert again.clocks.armed == 5  # the two re-armed for Pink, three still waiting
+        # The two re-armed for Pink, three still waiting.
+        await eventually_async(lambda: pending(again, 5))
         await again.advance(timedelta(minutes=30))
         # Games 3-5 run out for Blue; games 1-2 run out for Pink too (at 35 and 45 minutes).
         await eventually(lambda: len(again.of(TimedOut)) == 7)
-        assert again.clocks.armed == 3
+        await eventually_async(lambda: pending(again, 3))
         for game_id in ids:
             view = await again.service.game(game_id)
             assert memory_actions(view.game) == [
@@ -237,9 +258,10 @@ async def test_stop_cancels_tasks_but_keeps_deadlines(tmp_path: Path) -> None:
     clock = FakeTime()
     async with Rig(tmp_path / "d.sqlite3", clock) as rig:
         await new_game(rig.service)
-        assert rig.clocks.armed == 1
+        assert rig.clocks.running and len(await rig.clocks.pending()) == 1
         await rig.clocks.stop()
-        assert rig.clocks.armed == 0
+        assert not rig.clocks.running
+        assert len(await rig.clocks.pending()) == 1
         assert len(await rig.service.pending_clocks()) == 1
 
 
@@ -252,6 +274,7 @@ async def test_real_sleep_fires_a_past_deadline(tmp_path: Path) -> None:
     await service.place(game_id=view.game_id, user_id=1, point="A1")
     # Move the stored deadline into the past, as if the bot had been down.
     await service.store.execute("UPDATE games SET deadline = deadline - 120")
+    await service.store.execute("UPDATE timers SET due = due - 120")
     fresh = await GameService.open(tmp_path / "d.sqlite3")
     fresh.subscribe(fired.append)
     await clocks.stop()

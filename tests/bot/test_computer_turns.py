@@ -27,6 +27,7 @@ from bot.games import (
     GameView,
     Thinker,
 )
+from bot.storage.timers import Shards
 from engine import Player, Point, Record
 from tests.bot.service_fakes import ALICE, CHANNEL, GUILD, FakeTime, eventually, open_service
 
@@ -139,6 +140,33 @@ async def test_at_start_the_games_waiting_for_the_computer_are_re_armed(
         assert await service.computer_turns() == []
     finally:
         await turns.stop()
+        await service.close()
+
+
+async def test_each_process_re_arms_only_the_computer_turns_of_its_shards(
+    tmp_path: Path, clock: FakeTime
+) -> None:
+    """Shard 1 of 2 plays the waiting game of its server; shard 0 leaves it alone (issue 12)."""
+    path = tmp_path / "shards.sqlite3"
+    service = await open_service(path, clock)
+    theirs = await service.start_computer_game(
+        guild_id=(1 << 22) + 5, channel_id=CHANNEL, user_id=ALICE, level="easy",
+        options=GameOptions(colour="blue"),
+    )  # fmt: skip
+    await service.close()
+    service = await open_service(path, clock)
+    service.thinker = Thinker(processes=False, iterations=10)
+    seen = Recorder(service)
+    zero = ComputerTurns(service, shards=Shards.of(2, [0]))
+    one = ComputerTurns(service, shards=Shards.of(2, [1]))
+    try:
+        assert await zero.start() == 0
+        assert await one.start() == 1
+        await settled(one)
+        assert [m.outcome.view.game_id for m in seen.moved] == [theirs.game_id]
+    finally:
+        await zero.stop()
+        await one.stop()
         await service.close()
 
 

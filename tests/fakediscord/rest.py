@@ -35,6 +35,11 @@ _log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request, re.Match[str], Request], Awaitable[Any]]
 
+# How long Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes", its
+# developer documentation of Create Message); and the longest nonce it takes.
+NONCE_WINDOW = 180.0
+NONCE_MAX = 25
+
 
 class Rest(Gateway):
     """REST plumbing and the channel, message, thread, DM and command endpoints."""
@@ -339,12 +344,34 @@ class Rest(Gateway):
                 raise HTTPError(403, 50083, "Thread is archived")
             channel.archived = False
         self.check_sent(record, record.json or {})
+        body = record.json or {}
+        nonce = _check_nonce(body)
+        if nonce is not None and body.get("enforce_nonce"):
+            earlier = self._nonced(channel.id, nonce)
+            if earlier is not None:
+                # Discord: the message already created with this nonce, not a second one.
+                return earlier.payload() | {"nonce": nonce}
         message = self._new_message(channel, self.bot, record)
-        ref = (record.json or {}).get("message_reference")
+        ref = body.get("message_reference")
         if ref:
             message.message_reference = {**ref, "channel_id": str(channel.id)}
+        if nonce is not None:
+            self._nonces()[channel.id, nonce] = (message.id, time.monotonic())
         await self._announce(message)
-        return message.payload()
+        return message.payload() | ({"nonce": nonce} if nonce is not None else {})
+
+    def _nonces(self) -> dict[tuple[int, str], tuple[int, float]]:
+        """(channel id, nonce) -> (message id, when posted) of the bot's posts with a nonce."""
+        found: dict[tuple[int, str], tuple[int, float]] = self.__dict__.setdefault("_nonce_of", {})
+        return found
+
+    def _nonced(self, channel_id: int, nonce: str) -> Message | None:
+        """The message posted in this channel with ``nonce`` within Discord's window, if any."""
+        found = self._nonces().get((channel_id, nonce))
+        if found is None or time.monotonic() - found[1] > NONCE_WINDOW:
+            return None
+        message = self.messages.get(found[0])
+        return None if message is None or message.deleted else message
 
     async def _edit_message(
         self, request: web.Request, match: re.Match[str], record: Request
@@ -512,3 +539,23 @@ def _guess_type(filename: str, given: str | None) -> str | None:
     if given and given != "application/octet-stream":
         return given
     return "text/plain" if lowered.endswith(".txt") else given
+
+
+def _check_nonce(body: dict[str, Any]) -> str | None:
+    """A message body's nonce as a string (None without one: ``enforce_nonce`` alone does
+    nothing), as Discord reads it.
+
+    Raises:
+        HTTPError: 400 / 50035 for a nonce that is not an integer or a string of at most 25
+            characters.
+    """
+    nonce = body.get("nonce")
+    if nonce is None:
+        return None
+    if isinstance(nonce, bool) or not isinstance(nonce, int | str) or len(str(nonce)) > NONCE_MAX:
+        raise HTTPError(
+            400, 50035, "Invalid Form Body",
+            errors={"nonce": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH",
+                                            "message": "Must be 25 or fewer in length."}]}},
+        )  # fmt: skip
+    return str(nonce)
