@@ -40,7 +40,7 @@ from bot.games import (
     is_computer,
     utc_now,
 )
-from bot.pictures import game_gif, game_png
+from bot.pictures import PICTURES
 from engine import DotsError, Player, Point, StopPreview
 
 log = logging.getLogger(__name__)
@@ -422,19 +422,19 @@ async def picture_file(
     preview: StopPreview | None = None,
 ) -> discord.File:
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
-    that stop would do, see ``game_png``)."""
+    that stop would do, see ``bot.pictures.game_png``); in the picture worker processes."""
     names = await picture_names(bot, view)
-    png = await asyncio.to_thread(
-        game_png, view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
+    png = await PICTURES.png(
+        view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
 
 
 async def replay_file(bot: GameBot, view: GameView) -> discord.File:
-    """The game's animated replay as a file to attach, rendered off the event loop."""
+    """The game's animated replay as a file to attach, rendered in a picture worker."""
     names = await picture_names(bot, view)
-    gif = await asyncio.to_thread(game_gif, view.game, names)
+    gif = await PICTURES.gif(view.game, names)
     return discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif")
 
 

@@ -146,3 +146,4 @@ class ClockRow:
     deadline: float
     clock: int
     reminder_sent: bool
+    guild_id: int | None = None  # whose shard owns the game (see bot.config.Shards)
