@@ -17,12 +17,7 @@ the settings the README gives a server operator (``DOTS_DATABASE``, ``DOTS_SHARD
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -34,6 +29,7 @@ import pytest
 from bot.storage import Store, schema
 from engine import NAMED_SIZES, Point
 from tests import postgres
+from tests.e2e.shard_worker import COMMAND, BotProcess
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Channel, Guild, Message, User
@@ -63,80 +59,6 @@ def cluster() -> Iterator[Cluster]:
         yield found
     finally:
         found.stop()
-
-
-class BotProcess:
-    """One `dots-bot` process running shard ``shard`` of ``SHARDS``, restartable."""
-
-    def __init__(self, shard: int, fake: FakeDiscord, database: str, logs: Path) -> None:
-        self.shard, self.fake, self.database, self.logs = shard, fake, database, logs
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.starts = 0
-
-    def environment(self) -> dict[str, str]:
-        """The operator's settings (README: several processes), plus where the fake is."""
-        return {
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": self.fake.token,
-            "DOTS_DATABASE": self.database,
-            "DOTS_SHARD_COUNT": str(SHARDS),
-            "DOTS_SHARD_IDS": str(self.shard),
-            "DOTS_LOG_LEVEL": "INFO",
-            "DOTS_FAKE_DISCORD_PORT": str(self.fake.port),
-        }
-
-    async def start(self) -> None:
-        """Start the process and wait until its shard's session is connected."""
-        before = self.fake.shard_sessions.get((self.shard, SHARDS))
-        self.starts += 1
-        log = (self.logs / f"shard{self.shard}-{self.starts:02d}.log").open("wb")
-        with log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tests.e2e.shard_worker", "run"],
-                cwd=ROOT,
-                env=self.environment(),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: its workers die with it
-            )
-
-        def connected() -> bool:
-            assert self.proc is not None
-            if self.proc.poll() is not None:
-                raise AssertionError(f"shard {self.shard} exited: {self.read_log()[-2000:]}")
-            session = self.fake.shard_sessions.get((self.shard, SHARDS))
-            return session is not None and session is not before and session.ws is not None
-
-        await self.fake.wait_until(connected, timeout=60, poll=0.05)
-
-    def kill(self) -> None:
-        """SIGKILL the process and its picture and search workers."""
-        assert self.proc is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-        assert self.proc.returncode == -signal.SIGKILL
-
-    def stop(self) -> None:
-        """End the process at the end of the test (SIGTERM, then SIGKILL)."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-
-    def read_log(self) -> str:
-        """Everything this shard's processes logged, in order."""
-        return "".join(
-            p.read_text(errors="replace") for p in sorted(self.logs.glob(f"shard{self.shard}-*"))
-        )
 
 
 @dataclass
@@ -247,7 +169,9 @@ async def test_two_shard_processes_killed_again_and_again_lose_nothing(
             fake.add_member(guild, pink)
             fake.add_member(guild, blue)
             tables.append(Table(guild, pink, blue))
-    processes = [BotProcess(shard, fake, database, tmp_path) for shard in range(SHARDS)]
+    processes = [
+        BotProcess(fake, database, tmp_path, shard=(shard, SHARDS)) for shard in range(SHARDS)
+    ]
     store = await Store.open(database)
     try:
         for process in processes:
@@ -317,3 +241,21 @@ async def test_two_shard_processes_killed_again_and_again_lose_nothing(
     for process in processes:
         text = process.read_log()
         assert "Traceback" not in text, text[-3000:]
+
+
+def test_the_readme_gives_the_operator_the_commands_this_test_runs(tmp_path: Path) -> None:
+    """The README's section on several processes shows the settings and the command the
+    processes above are started with, so it stays true."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Many servers") :]
+    section = section[: section.index("\n## ", 1)]
+    fake = FakeDiscord()
+    for shard in range(SHARDS):
+        process = BotProcess(fake, "postgresql://x/db", tmp_path, shard=(shard, SHARDS))
+        environ = process.environment()
+        assert f"DOTS_SHARD_COUNT={environ['DOTS_SHARD_COUNT']}" in section
+        command = f"DOTS_SHARD_IDS={environ['DOTS_SHARD_IDS']} .venv/bin/dots-bot"
+        assert f"{command} {' '.join(COMMAND)}" in section
+    assert "DOTS_DATABASE=postgresql://" in section
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
+    assert "DOTS_SHARD_COUNT=" in example and "DOTS_SHARD_IDS=" in example
