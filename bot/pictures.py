@@ -33,9 +33,11 @@ def game_png(
     clock: timedelta | str | None = None,
     marks: Iterable[Point] = (),
     preview: StopPreview | None = None,
+    times: Mapping[Player, timedelta] | None = None,
 ) -> bytes:
     """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
-    with ``preview``, what that stop would do (its dots crossed, a header saying so)."""
+    with ``preview``, what that stop would do (its dots crossed, a header saying so);
+    ``times``: each player's time left on a game clock, in the header."""
     return render_png(
         game,
         names=dict(names),
@@ -43,6 +45,7 @@ def game_png(
         marks=tuple(marks),
         highlight_last=True,
         preview=preview,
+        times=times,
     )
 
 
@@ -86,10 +89,19 @@ class Pictures:
         clock: timedelta | str | None = None,
         marks: Iterable[Point] = (),
         preview: StopPreview | None = None,
+        times: Mapping[Player, timedelta] | None = None,
     ) -> bytes:
         """``game_png`` rendered in a worker process."""
         return await self._render(
-            partial(game_png, game, dict(names), clock=clock, marks=tuple(marks), preview=preview)
+            partial(
+                game_png,
+                game,
+                dict(names),
+                clock=clock,
+                marks=tuple(marks),
+                preview=preview,
+                times=None if times is None else dict(times),
+            )
         )
 
     async def gif(self, game: Game, names: Mapping[Player, str]) -> bytes:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.games.computer import COMPUTER_NAMES
+from bot.games.game_clock import ClockState, GameClock, describe_left
 from engine import Board, Game, Placement, Player, Point, Result, StopPreview, column_name
 
 Names = Mapping[Player, str]
@@ -130,15 +131,40 @@ def capture_line(placement: Placement | None) -> str:
 
 
 def describe_options(
-    *, width: int, height: int, rules: str, start: str, clock: timedelta | None, rated: bool
+    *,
+    width: int,
+    height: int,
+    rules: str,
+    start: str,
+    clock: timedelta | None,
+    rated: bool,
+    game_clock: GameClock | None = None,
+    takebacks: bool | None = None,
 ) -> str:
-    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``."""
+    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``
+    (a game clock instead of the move clock when there is one; takebacks when told)."""
     parts = [f"{width}×{height}", f"{rules} rules"]
     if start != "empty":
         parts.append(f"start: {start}")
-    parts.append("server's default clock" if clock is None else f"{format_duration(clock)} a move")
+    if game_clock is not None:
+        parts.append(f"game clock {game_clock.name} ({game_clock.description})")
+    else:
+        parts.append(
+            "server's default clock" if clock is None else f"{format_duration(clock)} a move"
+        )
     parts.append("rated" if rated else "unrated")
+    if takebacks is not None:
+        parts.append("takebacks allowed" if takebacks else "no takebacks")
     return ", ".join(parts)
+
+
+# -- takebacks and game clocks ---
+
+
+def game_clock_line(clock: GameClock, state: ClockState, now: datetime) -> str:
+    """Both players' time left on a game clock: ``"Game clock 5+5: Pink 4:59, Blue 5:00"``."""
+    left = [f"{p.label} {describe_left(state.time_left(p, now))}" for p in Player]
+    return f"Game clock {clock.name}: " + ", ".join(left)
 
 
 def turn_line(game: Game, names: Names, *, left: str = "") -> str:

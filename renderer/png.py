@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from engine import Board, Game, Point, StopPreview
+from engine import Board, Game, Player, Point, StopPreview
 from renderer.layout import layout
 from renderer.palette import to_palette
 from renderer.picture import Clock, Names, paint, scene_of
@@ -33,6 +33,7 @@ def render_png(
     labels: bool = True,
     status: str | None = None,
     preview: StopPreview | None = None,
+    times: Mapping[Player, Clock] | None = None,
 ) -> bytes:
     """The PNG of a game or a board.
 
@@ -43,7 +44,8 @@ def render_png(
     and emphasises the bases it made; ``labels`` draws the coordinates around the board.
     ``status`` replaces the line under the names (whose turn it is, or the result).
     ``preview`` draws what a stop would do now (``Game.stop_preview``): its dots crossed and
-    the header marked as a preview.
+    the header marked as a preview. ``times`` is each player's time left on a game clock
+    (as ``clock``), shown after their score.
 
     Raises:
         InvalidPointError, OffBoardError: a mark that is not a point of this board.
@@ -58,6 +60,7 @@ def render_png(
         marks=marks,
         highlight_last=highlight_last,
         status=status,
+        times=times,
         preview=preview,
     )
     image = to_palette(paint(lay, scene, labels=labels))

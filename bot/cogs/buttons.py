@@ -341,12 +341,30 @@ def typed_of_key(key: str) -> str | None:
         return None
 
 
-def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
-    """The buttons under a challenge."""
+def challenge_view(
+    challenge_id: int, *, disabled: bool = False, open_to_anyone: bool = False
+) -> discord.ui.View:
+    """The buttons under a challenge (an open one, to anyone, has no Decline)."""
     view = discord.ui.View(timeout=None)
-    for action in ("accept", "decline", "cancel"):
+    actions = ("accept", "cancel") if open_to_anyone else ("accept", "decline", "cancel")
+    for action in actions:
         view.add_item(ChallengeButton(action, challenge_id, disabled=disabled))
     return view
+
+
+def expired_text(challenge: Challenge) -> str:
+    """What a challenge's message says once it expired unanswered."""
+    if challenge.opponent_id is None:
+        return f"The open challenge of <@{challenge.challenger_id}> expired: nobody took it."
+    if challenge.rematch_of is not None:
+        return (
+            f"The rematch offer of <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
+            f"(game #{challenge.rematch_of}) expired unanswered."
+        )
+    return (
+        f"The challenge of <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
+        "expired unanswered."
+    )
 
 
 async def ask_which_game(

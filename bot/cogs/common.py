@@ -424,8 +424,14 @@ async def picture_file(
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
     that stop would do, see ``bot.pictures.game_png``); in the picture worker processes."""
     names = await picture_names(bot, view)
+    times = view.times_left(utc_now()) if view.is_running else None
     png = await PICTURES.png(
-        view.game, names, clock=clock_left(view), marks=tuple(marks), preview=preview
+        view.game,
+        names,
+        clock=clock_left(view),
+        marks=tuple(marks),
+        preview=preview,
+        times=times,
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
@@ -451,6 +457,8 @@ def status_text(view: GameView, *, headline: str = "") -> str:
         lines.append("The game was aborted: no result, no rating change.")
     else:
         lines.append(text.turn_line(game, names, left=left))
+    if view.game_clock is not None and view.clock_state is not None:
+        lines.append(text.game_clock_line(view.game_clock, view.clock_state, utc_now()))
     play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`")
     if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
         lines.append(play_on)
@@ -511,17 +519,18 @@ async def announce(
     content, files = await outcome_message(bot, outcome, earlier=earlier)
     view = outcome.view
     minimal = minimal_message(outcome)
+    buttons = result_buttons(view) if outcome.is_over else None
     if interaction is None:
-        await send_to_game(bot, view, content, files=files, minimal=minimal)
+        await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
     else:
         try:
-            await follow_up(interaction, content, files=files)
+            await follow_up(interaction, content, files=files, **_with(buttons))
             interaction.extras.pop(PUBLIC_DEFERRAL, None)
         except discord.NotFound:
             # The interaction's token expired: the action stands, so post it in the thread
             # (with fresh files: the failed upload has read the first ones).
             content, files = await outcome_message(bot, outcome, earlier=earlier)
-            await send_to_game(bot, view, content, files=files, minimal=minimal)
+            await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
         except discord.HTTPException as error:
             log.warning(
                 "game %s: the answer to interaction %s was refused (%s); shown another way",
@@ -545,18 +554,45 @@ async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
     """Show an outcome whose follow-up Discord refused: in the deferral itself (an edit, not
     a follow-up: the refused post is then not asked again), else in the game's thread."""
     view = outcome.view
+    buttons = result_buttons(view) if outcome.is_over else None
     try:
         if is_refused_body(error):
-            await edit_original(interaction, minimal, attachments=[])
+            await edit_original(interaction, minimal, attachments=[], **_with(buttons))
         else:
             content, files = await outcome_message(bot, outcome, earlier=earlier)
-            await edit_original(interaction, content, attachments=files)
+            await edit_original(interaction, content, attachments=files, **_with(buttons))
         interaction.extras.pop(PUBLIC_DEFERRAL, None)
         return
     except discord.HTTPException:
         await clear_deferral(interaction)
     content, files = await outcome_message(bot, outcome, earlier=earlier)
-    await send_to_game(bot, view, content, files=files, minimal=minimal)
+    await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
+
+
+# -- the result post's buttons (issue 13 item 1) ---
+# The Rematch button's custom id; ``bot.cogs.rematch.RematchButton`` (a dynamic item) answers
+# its clicks. Built here, without that class, because every result is posted from here.
+REMATCH_CUSTOM_ID = "dots:rematch:offer:{game_id}"
+
+
+def result_buttons(view: GameView) -> discord.ui.View | None:
+    """The buttons under a game's result: Rematch, for a game that is over (not aborted)."""
+    if view.status != "over":
+        return None
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        discord.ui.Button(
+            label="Rematch",
+            style=discord.ButtonStyle.primary,
+            custom_id=REMATCH_CUSTOM_ID.format(game_id=view.game_id),
+        )
+    )
+    return buttons
+
+
+def _with(buttons: discord.ui.View | None) -> dict[str, Any]:
+    """``view=buttons`` for a post that has buttons, nothing for one that has none."""
+    return {} if buttons is None else {"view": buttons}
 
 
 async def send_to_game(
@@ -566,19 +602,23 @@ async def send_to_game(
     *,
     files: Sequence[discord.File] = (),
     minimal: str = "",
+    buttons: discord.ui.View | None = None,
 ) -> discord.Message | None:
-    """Post in a game's thread (or channel); None when Discord refuses. When it refuses the
-    post for what it holds, ``minimal`` (the same news without extras) is posted instead."""
+    """Post in a game's thread (or channel), with ``buttons`` if given; None when Discord
+    refuses. When it refuses the post for what it holds, ``minimal`` (the same news without
+    extras) is posted instead."""
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     try:
-        return await send(channel, content, files=list(files))  # type: ignore[no-any-return]
+        return await send(  # type: ignore[no-any-return]
+            channel, content, files=list(files), **_with(buttons)
+        )
     except discord.HTTPException as error:
         if minimal and is_refused_body(error):
             log.warning(
                 "game %s: post refused (%s); posting it without extras", view.game_id, error
             )
             try:
-                return await send(channel, minimal)  # type: ignore[no-any-return]
+                return await send(channel, minimal, **_with(buttons))  # type: ignore[no-any-return]
             except discord.HTTPException:
                 pass
         log.warning("could not post in the thread of game %s", view.game_id)

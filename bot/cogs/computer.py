@@ -62,9 +62,10 @@ class Computer(commands.Cog):
         start: str = "empty",
         clock: int | None = None,
         colour: str = "random",
+        time: str | None = None,
     ) -> None:
         """Start a game against the computer in a new thread."""
-        options = game_options(size, rules, start, clock, colour, rated=False)
+        options = game_options(size, rules, start, clock, colour, rated=False, time=time)
         await start_against_computer(interaction, level, options)
 
     @app_commands.autocomplete(game=game_choices)

@@ -14,7 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.buttons import challenge_view
+from bot.cogs.buttons import challenge_view, expired_text
 from bot.cogs.common import GameBot, announce, jump_url, notify_turn, send_to_game
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
@@ -64,11 +64,12 @@ class Events(commands.Cog):
         try:
             await edit_message(
                 message,
-                content=(
-                    f"The challenge of <@{challenge.challenger_id}> to "
-                    f"<@{challenge.opponent_id}> expired unanswered."
+                content=expired_text(challenge),
+                view=challenge_view(
+                    challenge.challenge_id,
+                    disabled=True,
+                    open_to_anyone=challenge.opponent_id is None,
                 ),
-                view=challenge_view(challenge.challenge_id, disabled=True),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:

@@ -28,7 +28,12 @@ from bot.cogs.common import (
     resolve_game,
     suggest_points,
 )
-from bot.cogs.options import OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
+from bot.cogs.options import (
+    OPTION_CHOICES,
+    OPTION_DESCRIPTIONS,
+    TAKEBACKS_DESCRIPTION,
+    game_options,
+)
 from bot.cogs.posts import CHOICE_NAME, CHOICES, answer, fit_name
 from bot.cogs.starts import start_against_computer
 from bot.games import Challenge, Refusal
@@ -83,26 +88,33 @@ class Play(commands.Cog):
     @app_commands.command(name="challenge", description="Challenge someone to a game of Dots")
     @app_commands.guild_only()
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent="Who you want to play (leave it out: anyone here may accept)",
         rated="Whether the game counts for the leaderboard (default yes)",
+        takebacks=TAKEBACKS_DESCRIPTION,
         **OPTION_DESCRIPTIONS,
     )
     @app_commands.choices(**OPTION_CHOICES)
     async def challenge(  # noqa: PLR0917 (slash command options are positional)
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         size: str = "10x10",
         rules: str = "standard",
         start: str = "empty",
         clock: int | None = None,
         colour: str = "random",
         rated: bool = True,
+        time: str | None = None,
+        takebacks: bool | None = None,
     ) -> None:
-        """Post a challenge with Accept and Decline buttons; naming the bot itself starts a
-        game against the computer (medium, unrated) instead."""
-        options = game_options(size, rules, start, clock, colour, rated=rated)
-        if self.bot.user is not None and opponent.id == self.bot.user.id:
+        """Post a challenge with Accept and Decline buttons; without an opponent, an open
+        challenge that anyone here but the challenger may accept (no Decline); naming the bot
+        itself starts a game against the computer (medium, unrated) instead."""
+        options = game_options(
+            size, rules, start, clock, colour, rated=rated, time=time, takebacks=takebacks
+        )
+        bot_user = self.bot.user
+        if opponent is not None and bot_user is not None and opponent.id == bot_user.id:
             await start_against_computer(interaction, DEFAULT_LEVEL, replace(options, rated=False))
             return
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -113,9 +125,9 @@ class Play(commands.Cog):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 challenger_id=interaction.user.id,
-                opponent_id=opponent.id,
+                opponent_id=None if opponent is None else opponent.id,
                 options=options,
-                opponent_is_bot=opponent.bot,
+                opponent_is_bot=opponent is not None and opponent.bot,
             )
             return challenge, await self._clock(challenge)
 
@@ -124,8 +136,10 @@ class Play(commands.Cog):
             interaction,
             deferred,
             challenge_text(challenge, clock),
-            view=challenge_view(challenge.challenge_id),
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[opponent]),
+            view=challenge_view(challenge.challenge_id, open_to_anyone=opponent is None),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[] if opponent is None else [opponent]
+            ),
         )
         if message is not None:
             await self.bot.service.set_challenge_message(
@@ -217,7 +231,8 @@ class Play(commands.Cog):
                 if challenge.challenger_id == user_id
                 else challenge.challenger_id
             )
-            lines.append(f"Open challenge #{challenge.challenge_id} with <@{other_id}>")
+            other = "anyone (an open challenge)" if other_id is None else f"<@{other_id}>"
+            lines.append(f"Open challenge #{challenge.challenge_id} with {other}")
         if not lines:
             lines.append("No running games. Start one with `/challenge`.")
         await answer(
@@ -238,7 +253,15 @@ def challenge_text(challenge: Challenge, clock: str) -> str:
         start=options.start,
         clock=options.clock,
         rated=options.rated,
+        game_clock=options.game_clock,
+        takebacks=options.allows_takebacks,
     ).replace("server's default clock", f"{clock} a move")
+    if challenge.opponent_id is None:
+        return (
+            f"<@{challenge.challenger_id}> challenges anyone here to Dots ({settings}; the "
+            f"challenger plays {Colour(options.colour).description}). The first to accept "
+            "plays. The challenge expires in 10 minutes."
+        )
     return (
         f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to Dots "
         f"({settings}; the challenger plays {Colour(options.colour).description}). "

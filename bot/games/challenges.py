@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from bot.games import convert
 from bot.games.computer import LEVEL_OF, is_computer
@@ -22,6 +23,7 @@ from bot.games.errors import (
     OptionOutOfRange,
     Refusal,
 )
+from bot.games.game_clock import ClockState, reminder_clock
 from bot.games.models import (
     CHALLENGE_TTL,
     DEFAULT_CLOCK,
@@ -31,7 +33,7 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
-from bot.storage.rows import ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ChallengeRow, GameRow
 from bot.storage.store import OverLimitError
 from engine.starts import start_dots
 
@@ -53,7 +55,7 @@ class LimitReached(Refusal):
     """A member is at one of the server's per-user limits (``UserLimits``)."""
 
 
-def _limit_message(over: OverLimitError, user_id: int) -> str:
+def limit_message(over: OverLimitError, user_id: int) -> str:
     """The refusal for ``user_id`` when ``over`` is passed (theirs or their opponent's)."""
     who, has = ("you", "have") if over.user_id == user_id else (f"<@{over.user_id}>", "has")
     if over.kind == "challenges":
@@ -83,11 +85,12 @@ class ChallengeCases(ServiceCore):
         guild_id: int,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         options: GameOptions | None = None,
         opponent_is_bot: bool = False,
     ) -> Challenge:
-        """Challenge ``opponent_id`` to a game; it expires unanswered after 10 minutes.
+        """Challenge ``opponent_id`` to a game, or with None anyone in the server (an open
+        challenge: the first to accept plays); it expires unanswered after 10 minutes.
 
         A clock of None in the options becomes the server's default move clock now.
 
@@ -104,9 +107,9 @@ class ChallengeCases(ServiceCore):
             )
         await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
-        if clock is None:
+        if clock is None and options.game_clock is None:
             clock = (await self.guild_settings(guild_id=guild_id)).default_clock
-        seconds = convert.clock_seconds(clock)
+        seconds = _move_clock(options, clock)
         now = self.now()
         row = ChallengeRow(
             challenge_id=0,
@@ -114,7 +117,7 @@ class ChallengeCases(ServiceCore):
             channel_id=channel_id,
             message_id=None,
             challenger_id=challenger_id,
-            opponent_id=opponent_id,
+            opponent_id=ANYONE if opponent_id is None else opponent_id,
             width=options.width,
             height=options.height,
             rules=options.rules,
@@ -126,6 +129,7 @@ class ChallengeCases(ServiceCore):
             created=to_ts(now),
             expires=to_ts(now + CHALLENGE_TTL),
             game_id=None,
+            **clock_and_takebacks(options),
         )
         limits = await self.user_limits(guild_id=guild_id)
         try:
@@ -133,7 +137,12 @@ class ChallengeCases(ServiceCore):
                 row, now=to_ts(now), max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
-            raise LimitReached(_limit_message(over, challenger_id)) from None
+            raise LimitReached(limit_message(over, challenger_id)) from None
+        if stored is None and opponent_id is None:
+            raise ChallengeExists(
+                "you already have an open challenge to anyone in this server: wait for "
+                "someone to take it, or withdraw it"
+            )
         if stored is None:
             raise ChallengeExists("there is already an open challenge between you two")
         self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
@@ -154,14 +163,20 @@ class ChallengeCases(ServiceCore):
         return row
 
     async def accept(self, *, challenge_id: int, user_id: int) -> GameView:
-        """The challenged player accepts: the game starts and Pink's clock runs.
+        """The challenged player accepts (anyone but the challenger, for an open challenge:
+        the first accept stored wins): the game starts and Pink's clock runs.
 
         Raises:
-            NoSuchChallenge, NotYourChallenge, ChallengeClosed (also when it has expired),
+            NoSuchChallenge, NotYourChallenge, CannotChallengeSelf (one's own open
+            challenge), ChallengeClosed (also when it has expired, or another took it),
             LimitReached (either player's running games).
         """
         ch = await self._challenge_row(challenge_id)
-        if user_id != ch.opponent_id:
+        if ch.opponent_id == ANYONE and user_id == ch.challenger_id:
+            raise CannotChallengeSelf(
+                "you cannot accept your own challenge: wait for someone to take it, or withdraw it"
+            )
+        if ch.opponent_id not in {ANYONE, user_id}:
             raise NotYourChallenge("only the challenged player can accept this challenge")
         now = self.now()
         if ch.status != "open" or ch.expires <= to_ts(now):
@@ -169,11 +184,7 @@ class ChallengeCases(ServiceCore):
         challenger_pink = ch.colour == "pink" or (
             ch.colour == "random" and self._rng.random() < 0.5
         )
-        pink, blue = (
-            (ch.challenger_id, ch.opponent_id)
-            if challenger_pink
-            else (ch.opponent_id, ch.challenger_id)
-        )
+        pink, blue = (ch.challenger_id, user_id) if challenger_pink else (user_id, ch.challenger_id)
         row = await self._new_game_row(
             guild_id=ch.guild_id,
             channel_id=ch.channel_id,
@@ -188,10 +199,10 @@ class ChallengeCases(ServiceCore):
         limits = await self.user_limits(guild_id=ch.guild_id)
         try:
             stored = await self.store.accept_challenge_within(
-                challenge_id, row, now=to_ts(now), max_games=limits.games
+                challenge_id, row, now=to_ts(now), max_games=limits.games, taker=user_id
             )
         except OverLimitError as over:
-            raise LimitReached(_limit_message(over, user_id)) from None
+            raise LimitReached(limit_message(over, user_id)) from None
         if stored is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(challenge_id), now))
         self._clock_changed(ClockChange(None, challenge_id, None))
@@ -220,7 +231,7 @@ class ChallengeCases(ServiceCore):
         if pink_id == blue_id:
             raise CannotChallengeSelf("you cannot play against yourself")
         await asyncio.to_thread(convert.check_options, options)
-        seconds = convert.clock_seconds(options.clock or DEFAULT_CLOCK)
+        seconds = _move_clock(options, options.clock or DEFAULT_CLOCK)
         now = to_ts(self.now())
         row = await self._new_game_row(
             guild_id=guild_id,
@@ -245,7 +256,7 @@ class ChallengeCases(ServiceCore):
                     computer_ids=tuple(LEVEL_OF),
                 )
             except OverLimitError as over:
-                raise LimitReached(_limit_message(over, user_id)) from None
+                raise LimitReached(limit_message(over, user_id)) from None
         else:
             stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
@@ -273,7 +284,7 @@ class ChallengeCases(ServiceCore):
         dots = await asyncio.to_thread(
             start_dots, options.start, options.width, options.height, seed
         )
-        return GameRow(
+        row = GameRow(
             game_id=0,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -301,7 +312,17 @@ class ChallengeCases(ServiceCore):
             finished=None,
             deadline=now + clock,
             reminder_sent=False,
+            **clock_and_takebacks(options),
         )
+        if options.game_clock is not None:
+            # Pink's game clock runs from the start; the deadline is when it runs out.
+            state = ClockState.start(options.game_clock, to_dt(now))
+            deadline = state.deadline()
+            assert deadline is not None
+            for name, value in (convert.clock_columns(state) or {}).items():
+                setattr(row, name, value)
+            row.deadline = to_ts(deadline)
+        return row
 
     async def decline(self, *, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines.
@@ -445,7 +466,35 @@ class ChallengeCases(ServiceCore):
         return [convert.challenge_value(r) for r in rows]
 
 
+# -- takebacks and game clocks ---
+
+
+def _move_clock(options: GameOptions, clock: timedelta | None) -> int:
+    """The per-move clock (seconds) stored with a challenge or game: ``clock`` checked, or
+    for a game on a game clock the reminder's clock (``reminder_clock``).
+
+    Raises:
+        OptionOutOfRange: a move clock out of range.
+    """
+    if options.game_clock is not None:
+        return reminder_clock(options.game_clock)
+    assert clock is not None
+    return convert.clock_seconds(clock)
+
+
+def clock_and_takebacks(options: GameOptions) -> dict[str, Any]:
+    """The takeback and game clock columns of a challenge or game row."""
+    total, increment = options.game_clock.to_ms() if options.game_clock else (None, None)
+    return {
+        "takebacks": options.allows_takebacks,
+        "gc_total_ms": total,
+        "gc_increment_ms": increment,
+    }
+
+
 def _closed_message(ch: ChallengeRow, now: datetime) -> str:
     if ch.status == "open" and ch.expires <= to_ts(now):
         return "this challenge has expired"
+    if ch.status == "accepted" and ch.opponent_id != ANYONE:
+        return f"this challenge was already accepted, by <@{ch.opponent_id}>"
     return f"this challenge was already {ch.status}"

@@ -29,7 +29,6 @@ from bot.games.computer import (
     is_computer,
     move_seed,
 )
-from bot.games.convert import to_ts
 from bot.games.core import Live
 from bot.games.errors import (
     GameChanged,
@@ -125,6 +124,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             clock=options.clock or (await self.guild_settings(guild_id=guild_id)).default_clock,
             colour=colour,
             rated=False,
+            game_clock=options.game_clock,
         )
         view = await self.start_game(
             guild_id=guild_id, channel_id=channel_id, pink_id=pink, blue_id=blue, options=options
@@ -239,9 +239,9 @@ class ComputerCases(ChallengeCases, PlayCases):
             ):
                 raise NothingToUndo("nothing to undo: you have no move the computer answered")
             keep = row.moves - 2
-            deadline = to_ts(self.now()) + row.clock
+            deadline, clock = self._clock_taken_back(live, tuple(actions[keep:]), self.now())
             stored = await self.store.take_back(
-                game_id, moves=row.moves, keep=keep, deadline=deadline
+                game_id, moves=row.moves, keep=keep, deadline=deadline, clock=clock
             )
             if stored is None:
                 self._cache.pop(game_id, None)

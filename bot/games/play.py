@@ -15,6 +15,7 @@ from bot.games.errors import (
     NotYourTurn,
     TooLateToAbort,
 )
+from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
 from bot.ratings import rate_stored
 from bot.storage.rows import ActionRow, Finish
@@ -28,10 +29,12 @@ class PlayCases(ServiceCore):
     async def _commit(self, live: Live, action: Action, placement: Placement | None) -> MoveOutcome:
         """Store the action the cached game just applied; on failure forget the cached game."""
         row, game = live.row, live.game
-        now = to_ts(self.now())
+        instant = self.now()
+        now = to_ts(instant)
         seq = row.moves
         finish = None
         deadline: float | None = None
+        clock = self._clock_after(live, action, instant)
         if game.is_over:
             result = game.result
             assert result is not None
@@ -42,6 +45,10 @@ class PlayCases(ServiceCore):
                 result.blue,
                 result.reason,
             )
+        elif clock is not None:
+            due = clock.deadline()
+            assert due is not None
+            deadline = to_ts(due)
         else:
             deadline = now + row.clock
         stored = ActionRow(
@@ -49,7 +56,12 @@ class PlayCases(ServiceCore):
         )
         try:
             row, rating_changes = await self.store.record_action(
-                row.game_id, stored, deadline=deadline, finish=finish, rate=rate_stored
+                row.game_id,
+                stored,
+                deadline=deadline,
+                finish=finish,
+                rate=rate_stored,
+                clock=convert.clock_columns(clock),
             )
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
@@ -74,6 +86,44 @@ class PlayCases(ServiceCore):
             next_user_id=view.to_move_id,
             deadline=view.deadline,
         )
+
+    def _clock_after(self, live: Live, action: Action, now: datetime) -> ClockState | None:
+        """The game clock's state after ``action``, which the cached game just applied (None
+        without a game clock): the mover's time spent taken off and the increment added, the
+        clock of the player to move next running (rule 7.1: the same player when playing
+        alone), none once the game is over; a time-out leaves the one who ran out at zero.
+
+        Raises:
+            IllegalMove: the mover's time had run out (the clocks time them out at once); the
+                cached game is dropped, so the action is not kept.
+        """
+        state = convert.clock_state(live.row)
+        if state is None:
+            return None
+        game = live.game
+        next_runner = game.to_move if not game.is_over else None
+        if action.kind in {"time", "resign"} or next_runner is None:
+            return state.resumed(next_runner, now)
+        try:
+            return state.after_move(now, next_runner=next_runner)
+        except TimeUpError as error:
+            self._cache.pop(live.row.game_id, None)
+            raise IllegalMove(str(error)) from None
+
+    def _clock_taken_back(
+        self, live: Live, taken: tuple[Action, ...], now: datetime
+    ) -> tuple[float, dict[str, int | None] | None]:
+        """The deadline and game clock columns once ``taken`` (the game's last actions) are
+        taken back: the clock restarts for the player to move then; on a game clock, time
+        spent stays spent and each dot taken back returns its increment."""
+        state = convert.clock_state(live.row)
+        runner = taken[0].player
+        if state is None:
+            return to_ts(now) + live.row.clock, None
+        state = state.taken_back(now, [a.player for a in taken if a.kind == "dot"], runner)
+        due = state.deadline()
+        assert due is not None
+        return to_ts(due), convert.clock_columns(state)
 
     async def place(self, *, game_id: int, user_id: int, point: str) -> MoveOutcome:
         """Place a dot at ``point`` (a name like ``"B7"``) for ``user_id``.

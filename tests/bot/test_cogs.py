@@ -619,7 +619,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
         commands = {cmd["name"]: cmd for cmd in puts[0].payload}  # type: ignore[union-attr]
         expected = {"challenge", "move", "end", "resign", "board", "games", "rules", "help"}
         expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
-        expected |= {"play-computer", "undo"}
+        expected |= {"play-computer", "undo", "takeback"}
         assert set(commands) == expected
 
         def options(cmd: dict[str, Any]) -> list[dict[str, Any]]:
@@ -635,6 +635,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
                 assert opt["description"] and opt["description"] != "…", (cmd["name"], opt)
         challenge_opts = {o["name"]: o for o in commands["challenge"]["options"]}
         assert [c["value"] for c in challenge_opts["rules"]["choices"]] == ["standard", "grounding"]
+        assert challenge_opts["time"]["type"] == 3 and challenge_opts["takebacks"]["type"] == 5
         assert int(commands["dots-admin"]["default_member_permissions"]) == 1 << 5
         move_opts = {o["name"]: o for o in commands["move"]["options"]}
         assert move_opts["point"]["autocomplete"] is True
@@ -802,7 +803,7 @@ async def refused_in(
 async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
     puts = [c for c in world.harness.rest.calls if c.method == "PUT"]
     assert [c.path for c in puts] == [f"/applications/{APP_ID}/commands"]
-    assert len(puts[0].payload) == 16  # type: ignore[arg-type]
+    assert len(puts[0].payload) == 17  # type: ignore[arg-type]
 
 
 # -- issue 10: Discord's limits, slow service, forged payloads, names -------------------------
