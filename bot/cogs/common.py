@@ -40,6 +40,7 @@ from bot.games import (
     is_computer,
     utc_now,
 )
+from bot.games.stickers import new_sticker_line
 from bot.pictures import PICTURES
 from engine import DotsError, Player, Point, StopPreview
 
@@ -476,7 +477,7 @@ async def outcome_message(
     headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
     if earlier:
         headline = f"{earlier}\n{headline}" if headline else earlier
-    content = status_text(view, headline=headline)
+    content = status_text(view, headline=with_stickers(headline, outcome))
     files = [await picture_file(bot, view)]
     if outcome.is_over:
         content += rating_line(outcome)
@@ -500,7 +501,19 @@ def minimal_message(outcome: MoveOutcome) -> str:
     if outcome.aborted:
         return status_text(view, headline="Nobody moved in time.")
     headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
+    headline = with_stickers(headline, outcome)
     return status_text(view, headline=headline) + (rating_line(outcome) if outcome.is_over else "")
+
+
+def with_stickers(headline: str, outcome: MoveOutcome) -> str:
+    """``headline`` and a line for each sticker the action earned: ``"<@1>: New sticker!
+    Trap"`` (the first of its kind for that player) or ``"<@1>: Sticker: Trap"``."""
+    lines = [headline] if headline else []
+    lines += [
+        f"{mention(news.user_id)}: {new_sticker_line(news.sticker, first_ever=news.first_ever)}"
+        for news in outcome.stickers
+    ]
+    return "\n".join(lines)
 
 
 async def announce(

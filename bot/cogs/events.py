@@ -107,6 +107,10 @@ class Events(commands.Cog):
         home = await self.bot.service.game(outcome.view.game_id)
         if home.thread_id != outcome.view.thread_id:
             outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
+        # Stickers earned during a run alone are announced with its last action.
+        earned = tuple(news for each in event.outcomes for news in each.stickers)
+        if earned != outcome.stickers:
+            outcome = replace(outcome, stickers=earned)
         await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
 
 

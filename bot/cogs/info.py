@@ -19,7 +19,8 @@ from discord.ext import commands
 from bot import text
 from bot.cogs.common import GameBot, bot_of, in_time, mention, picture_names, reply
 from bot.cogs.posts import answer, follow_up, plain_name
-from bot.games import NoSuchGame, Refusal
+from bot.games import NoSuchGame, PlayerStats, Refusal
+from bot.games.queries import MonthStanding, MonthTable, Period
 from bot.pictures import game_gif, game_png
 from engine import Game, Player, Point, sgf
 
@@ -44,7 +45,9 @@ the computer's reply.
 - `/end`: make no more moves (asks first); `/resign`: give up (asks first).
 - `/board`, `/games`: the current picture; your running games with links.
 - `/notify on`: a direct message when it is your turn in games with a clock of an hour or more.
-- `/leaderboard`, `/stats`, `/history`: this server's ratings and records.
+- `/leaderboard [period]`, `/stats`, `/history`: this server's ratings and records (all \
+time, or this month's table by points).
+- `/stickers [user]`: a player's sticker book.
 - `/export game:12`: a game's record (SGF) and an animated replay.
 Admins (Manage Server): `/dots-admin cancel`, `/dots-admin settings`."""
 
@@ -187,9 +190,21 @@ class Info(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's best players")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """The server's top players: rating, games, wins, losses, draws."""
+    @app_commands.describe(period="All time (by rating, the default) or this month (by points)")
+    @app_commands.choices(period=[app_commands.Choice(name=p.label, value=p.value) for p in Period])
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], period: str = Period.ALL_TIME.value
+    ) -> None:
+        """The server's top players: all time by rating (games, wins, losses, draws), or this
+        month's table by points."""
         assert interaction.guild_id is not None
+        if period == Period.MONTH:
+            table, deferred = await in_time(
+                interaction,
+                self.bot.service.month_leaderboard(guild_id=interaction.guild_id, limit=10),
+            )
+            await reply(interaction, deferred, embed=month_embed(table))
+            return
         rows, deferred = await in_time(
             interaction, self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
         )
@@ -216,8 +231,8 @@ class Info(commands.Cog):
         """A player's rating, rank and record in this server."""
         assert interaction.guild_id is not None
         who = user or interaction.user
-        s, deferred = await in_time(
-            interaction, self.bot.service.stats(guild_id=interaction.guild_id, user_id=who.id)
+        (s, month), deferred = await in_time(
+            interaction, stats_and_month(self.bot, guild_id=interaction.guild_id, user_id=who.id)
         )
         rank = f"#{s.rank}" if s.rank else "unranked"
         embed = discord.Embed(
@@ -226,7 +241,8 @@ class Info(commands.Cog):
                 f"Rating **{round(s.rating)}** ± {round(s.rd)}"
                 f"{' (provisional)' if s.provisional else ''}, {rank}\n"
                 + text.record_line(games=s.games, wins=s.wins, losses=s.losses, draws=s.draws)
-                + f"; {s.running} running"
+                + f"; {s.running} running\n"
+                + month_line(month)
             ),
         )
         await reply(interaction, deferred, embed=embed)
@@ -298,6 +314,67 @@ class Info(commands.Cog):
                 f"is over this server's upload limit ({megabytes(limit)})."
             )
         await follow_up(interaction, content, files=files, ephemeral=True)
+
+
+# -- leaderboard periods (issue 13 item 6): every word of the monthly table here ------------
+
+MONTH_RULE = (
+    "This month (UTC), rated games: 1 point a win, ½ a draw; equal points: more rating "
+    "gained this month first."
+)
+MONTH_EMPTY = "No rated game finished this month yet: `/challenge` someone!"
+
+
+def points_text(points: float) -> str:
+    """Points as players write them: ``"3"``, ``"2½"``, ``"½"``."""
+    whole, half = divmod(round(points * 2), 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def point_word(points: float) -> str:
+    """``"point"`` up to one point (``"½ point"``, ``"1 point"``), else ``"points"``."""
+    return "point" if points <= 1 else "points"
+
+
+def month_embed(table: MonthTable) -> discord.Embed:
+    """The monthly table: rank, player, points, record and rating gained; the rule below."""
+    lines = [
+        f"{row.rank}. {mention(row.user_id)} **{points_text(row.points)}** "
+        f"{point_word(row.points)}: "
+        + text.record_line(games=row.games, wins=row.wins, losses=row.losses, draws=row.draws)
+        + f", {round(row.gained):+d} rating"
+        for row in table.rows
+    ]
+    embed = discord.Embed(
+        title=f"Dots leaderboard: {table.start:%B %Y}",
+        description="\n".join(lines) or MONTH_EMPTY,
+    )
+    embed.set_footer(text=MONTH_RULE)
+    return embed
+
+
+def month_line(month: MonthStanding | None) -> str:
+    """A player's place this month for /stats."""
+    if month is None:
+        return "This month: no rated game finished yet."
+    return (
+        f"This month: #{month.rank}, {points_text(month.points)} "
+        f"{point_word(month.points)} "
+        f"({text.plural(month.games, '{n} game', '{n} games')})"
+    )
+
+
+async def stats_and_month(
+    bot: GameBot, *, guild_id: int, user_id: int
+) -> tuple[PlayerStats, MonthStanding | None]:
+    """A player's stats and place in this month's table (one piece of work for in_time)."""
+    service = bot.service
+    return (
+        await service.stats(guild_id=guild_id, user_id=user_id),
+        await service.month_standing(guild_id=guild_id, user_id=user_id),
+    )
 
 
 def megabytes(size: int) -> str:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.games.game_clock import ClockState, GameClock
+from bot.games.stickers import StickerNews
 from bot.storage.rows import RatingChange
 from engine import Action, Game, Placement, Player, Result
 
@@ -174,6 +175,7 @@ class MoveOutcome:
     next_user_id: int | None = None
     deadline: datetime | None = None
     aborted: bool = False
+    stickers: tuple[StickerNews, ...] = ()  # what the action earned (bot.games.sticker_cases)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,9 @@ from bot.games.errors import (
 )
 from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
+from bot.games.stickers import StickerNews
 from bot.ratings import rate_stored
-from bot.storage.rows import ActionRow, Finish
+from bot.storage.rows import ActionRow, Finish, StickerRow
 from bot.storage.store import StaleWriteError
 from engine import Action, DotsError, GameOverError, NotYourTurnError, Placement, Player
 
@@ -55,6 +56,7 @@ class PlayCases(ServiceCore):
             seq, action.kind, int(action.player), action.point.name if action.point else None, now
         )
         try:
+            earned, news = await self._stickers_earned(live, at=now)
             row, rating_changes = await self.store.record_action(
                 row.game_id,
                 stored,
@@ -62,6 +64,7 @@ class PlayCases(ServiceCore):
                 finish=finish,
                 rate=rate_stored,
                 clock=convert.clock_columns(clock),
+                earned=earned,
             )
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
@@ -85,6 +88,7 @@ class PlayCases(ServiceCore):
             rating_changes=rating_changes,
             next_user_id=view.to_move_id,
             deadline=view.deadline,
+            stickers=news,
         )
 
     def _clock_after(self, live: Live, action: Action, now: datetime) -> ClockState | None:
@@ -124,6 +128,13 @@ class PlayCases(ServiceCore):
         due = state.deadline()
         assert due is not None
         return to_ts(due), convert.clock_columns(state)
+
+    async def _stickers_earned(
+        self, live: Live, *, at: float
+    ) -> tuple[list[StickerRow], tuple[StickerNews, ...]]:
+        """The stickers the cached game's last action earned, to store with it and to
+        announce (``bot.games.sticker_cases`` finds them; none here)."""
+        return [], ()
 
     async def place(self, *, game_id: int, user_id: int, point: str) -> MoveOutcome:
         """Place a dot at ``point`` (a name like ``"B7"``) for ``user_id``.

@@ -18,11 +18,18 @@ from bot.games.core import Subscriber, utc_now
 from bot.games.play import PlayCases
 from bot.games.queries import QueryCases
 from bot.games.rematch import RematchCases
+from bot.games.sticker_cases import StickerCases
 from bot.games.takebacks import TakebackCases
 
 
 class GameService(
-    RematchCases, ComputerCases, TakebackCases, ChallengeCases, PlayCases, QueryCases
+    RematchCases,
+    StickerCases,
+    ComputerCases,
+    TakebackCases,
+    ChallengeCases,
+    PlayCases,
+    QueryCases,
 ):
     """The use-cases of Dots games, stored in SQLite, one asyncio lock per game.
 
@@ -37,9 +44,10 @@ class GameService(
     (bot/games/computer_games.py: games against the computer, its moves, undo; ``thinker``
     runs its search off the event loop), ``RematchCases`` (bot/games/rematch.py: rematches,
     issue 13), ``TakebackCases`` (bot/games/takebacks.py: takebacks by consent),
-    ``QueryCases`` (bot/games/queries.py: games, leaderboard, stats, history) and
-    ``ServiceCore`` (bot/games/core.py: lifecycle, events, clock and turn listeners,
-    settings).
+    ``StickerCases`` (bot/games/sticker_cases.py: the stickers each action earns, stored with
+    it; the sticker book), ``QueryCases`` (bot/games/queries.py: games, leaderboard, stats,
+    history) and ``ServiceCore`` (bot/games/core.py: lifecycle, events, clock and turn
+    listeners, settings).
     """
 
 

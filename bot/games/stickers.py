@@ -92,6 +92,15 @@ class Earned(NamedTuple):
     action: int
 
 
+class StickerNews(NamedTuple):
+    """A sticker an action earned, for its post: who (a user id), which, and whether it is
+    the first of its kind that player ever earned (``"New sticker!"``)."""
+
+    user_id: int
+    sticker: Sticker
+    first_ever: bool
+
+
 def new_sticker_line(sticker: Sticker, *, first_ever: bool) -> str:
     """The line a move's post carries for a sticker it earned: ``"New sticker! Trap"`` the
     first time ever for that player, ``"Sticker: Trap"`` after."""
@@ -219,6 +228,7 @@ __all__ = [
     "FULL_PAGE",
     "Earned",
     "Sticker",
+    "StickerNews",
     "book_entries",
     "counts_of",
     "new_sticker_line",

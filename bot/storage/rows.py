@@ -179,3 +179,32 @@ class TakebackRow:
     asked: float
     expires: float
     message_id: int | None = None
+
+
+# -- stickers and monthly tables (issue 13 items 5 and 6) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StickerRow:
+    """A row of ``stickers``: ``user_id`` earned ``sticker`` (a stable id) in a game, at its
+    action ``seq``."""
+
+    user_id: int
+    sticker: str
+    game_id: int
+    guild_id: int | None
+    seq: int
+    earned: float
+
+
+@dataclass(frozen=True, slots=True)
+class MonthRow:
+    """A player's rated games finished in a period, in one server: the record and the
+    rating gained (the sum of the changes; negative for a loss)."""
+
+    user_id: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    gained: float

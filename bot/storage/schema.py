@@ -164,3 +164,16 @@ takebacks = Table(
     Column("expires", Float),
     Column("message_id", BigInteger),
 )
+
+# -- stickers (issue 13 item 5) ---------------------------------------------------------------
+
+stickers = Table(
+    "stickers",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("sticker", Text, primary_key=True),
+    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("guild_id", BigInteger),
+    Column("seq", Integer),
+    Column("earned", Float),
+)

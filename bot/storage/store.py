@@ -27,6 +27,7 @@ from sqlalchemy import (
     Row,
     and_,
     bindparam,
+    case,
     delete,
     func,
     insert,
@@ -48,9 +49,11 @@ from bot.storage.rows import (
     ClockRow,
     Finish,
     GameRow,
+    MonthRow,
     RateGame,
     RatingChange,
     RatingRow,
+    StickerRow,
     TakebackRow,
 )
 from bot.storage.schema import (
@@ -62,6 +65,7 @@ from bot.storage.schema import (
     rating_changes,
     ratings,
     replays,
+    stickers,
     takebacks,
 )
 
@@ -377,11 +381,13 @@ class Store:
         finish: Finish | None = None,
         rate: RateGame | None = None,
         clock: dict[str, int | None] | None = None,
+        earned: Sequence[StickerRow] = (),
     ) -> tuple[GameRow, tuple[RatingChange, ...]]:
         """Append an action and move the clock, or finish the game, in one transaction; for a
         rated game that ends with a result, rate it with ``rate`` and write both new ratings in
         the same transaction. The game as stored, and the rating changes. ``clock`` is the game
-        clock's new state (``CLOCK_STATE`` keys; None for a game without a game clock).
+        clock's new state (``CLOCK_STATE`` keys; None for a game without a game clock);
+        ``earned`` are the stickers the action earned (one kept per player, game and sticker).
 
         Raises:
             StaleWriteError: the game is not running or already has an action ``action.seq``.
@@ -404,6 +410,8 @@ class Store:
                 {"game_id": game_id, "seq": action.seq, "kind": action.kind,
                  "player": action.player, "point": action.point, "at": action.at},
             )  # fmt: skip
+            if earned:
+                await self._insert_stickers(conn, earned)
             if finish is None:
                 return stored, ()
             return stored, await self._rate(conn, stored, rate)
@@ -895,6 +903,93 @@ class Store:
             raise RematchExistsError(existing) from None
         raise error
 
+    # -- stickers (issue 13 item 5) ---------------------------------------------------------
+
+    async def _insert_stickers(self, conn: AsyncConnection, earned: Sequence[StickerRow]) -> None:
+        """Write ``earned`` in the caller's transaction; a sticker a player already has from
+        that game is kept as it is."""
+        stmt = (
+            self._upsert()(stickers)
+            .values([{f.name: getattr(row, f.name) for f in fields(StickerRow)} for row in earned])
+            .on_conflict_do_nothing(
+                index_elements=[stickers.c.user_id, stickers.c.sticker, stickers.c.game_id]
+            )
+        )
+        await conn.execute(stmt)
+
+    async def game_stickers(self, game_id: int) -> list[StickerRow]:
+        """The stickers earned in a game, in the order of its actions."""
+        stmt = (
+            select(*[stickers.c[f.name] for f in fields(StickerRow)])
+            .where(stickers.c.game_id == game_id)
+            .order_by(stickers.c.seq, stickers.c.user_id, stickers.c.sticker)
+        )
+        async with self.db.reading() as conn:
+            return [StickerRow(*r) for r in (await conn.execute(stmt)).all()]
+
+    async def sticker_counts(self, user_id: int) -> dict[str, int]:
+        """In how many games a player earned each sticker (every server), by sticker id."""
+        stmt = (
+            select(stickers.c.sticker, func.count())
+            .where(stickers.c.user_id == user_id)
+            .group_by(stickers.c.sticker)
+        )
+        async with self.db.reading() as conn:
+            return {str(r[0]): int(r[1]) for r in (await conn.execute(stmt)).all()}
+
+    async def stickers_owned(
+        self, pairs: Sequence[tuple[int, str]], *, besides: int
+    ) -> set[tuple[int, str]]:
+        """Which of ``pairs`` (user id, sticker id) the user earned in a game other than
+        ``besides``."""
+        if not pairs:
+            return set()
+        wanted = or_(*(and_(stickers.c.user_id == u, stickers.c.sticker == s) for u, s in pairs))
+        stmt = (
+            select(stickers.c.user_id, stickers.c.sticker)
+            .where(wanted, stickers.c.game_id != besides)
+            .distinct()
+        )
+        async with self.db.reading() as conn:
+            return {(int(r[0]), str(r[1])) for r in (await conn.execute(stmt)).all()}
+
+    # -- leaderboard periods (issue 13 item 6) -----------------------------------------------
+
+    async def period_table(self, guild_id: int, *, start: float, end: float) -> list[MonthRow]:
+        """Every player's rated games of a server finished from ``start`` until before
+        ``end``: the record and the rating gained, in no particular order."""
+        change = rating_changes
+        won = or_(
+            and_(games.c.winner == 1, games.c.pink_id == change.c.user_id),
+            and_(games.c.winner == 2, games.c.blue_id == change.c.user_id),
+        )
+        stmt = (
+            select(
+                change.c.user_id,
+                func.count(),
+                func.sum(case((won, 1), else_=0)),
+                func.sum(case((games.c.winner.is_(None), 1), else_=0)),
+                func.sum(change.c.after - change.c.before),
+            )
+            .select_from(change.join(games, games.c.game_id == change.c.game_id))
+            .where(
+                games.c.guild_id == guild_id,
+                games.c.status == "over",
+                games.c.finished >= start,
+                games.c.finished < end,
+            )
+            .group_by(change.c.user_id)
+        )
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt)).all()
+        out = []
+        for user_id, count, wins, draws, gained in rows:
+            count, wins, draws = int(count), int(wins or 0), int(draws or 0)
+            out.append(
+                MonthRow(int(user_id), count, wins, count - wins - draws, draws, float(gained or 0))
+            )
+        return out
+
     # -- for tests and tools ---------------------------------------------------------------
 
     # -- takebacks ---------------------------------------------------------------------------
@@ -1148,6 +1243,10 @@ async def _take_back(
     if stored is None:
         return None
     await conn.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep))
+    # The stickers of the actions taken back go with them.
+    await conn.execute(
+        delete(stickers).where(stickers.c.game_id == game_id, stickers.c.seq >= keep)
+    )
     return stored
 
 

@@ -24,6 +24,7 @@ from bot.games import (
     NotYourGame,
     computer_id,
 )
+from bot.games.game_clock import GameClock
 from bot.games.rematch import NoRematch
 from engine import Player
 from tests.bot.service_fakes import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeTime, open_service
@@ -79,7 +80,8 @@ async def test_a_rematch_offer_swaps_colours_and_copies_the_options(
     offer = await service.rematch(game_id=old.game_id, user_id=ALICE)
     assert isinstance(offer, Challenge)
     assert (offer.challenger_id, offer.opponent_id, offer.rematch_of) == (ALICE, BOB, old.game_id)
-    assert offer.options == replace(OPTIONS, colour="blue")  # alice was Pink
+    # Alice was Pink; the game's takeback setting (the default, on when unrated) is kept.
+    assert offer.options == replace(OPTIONS, colour="blue", takebacks=OPTIONS.allows_takebacks)
     assert offer.channel_id == CHANNEL and offer.is_open
     new = await service.accept(challenge_id=offer.challenge_id, user_id=BOB)
     assert (new.pink_id, new.blue_id) == (BOB, ALICE)
@@ -89,6 +91,26 @@ async def test_a_rematch_offer_swaps_colours_and_copies_the_options(
     # The same game's rematch again: refused, naming the new game.
     with pytest.raises(NoRematch, match=f"game #{new.game_id}"):
         await service.rematch(game_id=old.game_id, user_id=BOB)
+
+
+async def test_a_rematch_keeps_the_game_clock_and_takebacks_off(service: GameService) -> None:
+    """A rated 5+5 game without takebacks: its rematch is a 5+5 game without takebacks."""
+    challenge = await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        options=GameOptions(colour="pink", game_clock=GameClock.parse("5+5"), takebacks=False),
+    )
+    view = await service.accept(challenge_id=challenge.challenge_id, user_id=BOB)
+    old = (await service.resign(game_id=view.game_id, user_id=BOB)).view
+    offer = await service.rematch(game_id=old.game_id, user_id=BOB)
+    assert isinstance(offer, Challenge)
+    assert offer.options.game_clock == GameClock.parse("5+5")
+    assert offer.options.takebacks is False
+    new = await service.accept(challenge_id=offer.challenge_id, user_id=ALICE)
+    assert (new.pink_id, new.blue_id) == (BOB, ALICE)
+    assert new.game_clock == GameClock.parse("5+5") and not new.takebacks
 
 
 async def test_two_rematch_clicks_at_once_make_one_offer(service: GameService) -> None:
