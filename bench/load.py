@@ -20,8 +20,14 @@ With ``--burst N`` (issue 10, must-show 3) N games are started, then one move in
 sent in the same instant: it prints whether every first answer came within Discord's 3
 seconds (a later one is refused 10062 by the fake, as by Discord) and the first-answer p99.
 
+With ``--processes N`` (issue 12) the bot runs as real `dots-bot` processes (subprocesses,
+as a server operator runs them; the fake stays in this one): saturated (think time 0) on
+SQLite with one process, then on PostgreSQL (a private cluster, see tests/postgres.py) with
+1 .. N processes, each owning one shard of N with servers on every shard; then one move in
+each of ``--burst`` games sent at once (first-answer p99). One table, side by side.
+
 Run from the repository root: python bench/load.py [--games 200] [--moves 2000] [--size 20x20]
-or python bench/load.py --burst 50
+or python bench/load.py --burst 50, or python bench/load.py --processes 2
 """
 
 from __future__ import annotations
@@ -44,7 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.storage import Store
 from engine import NAMED_SIZES, Game, Point
+from tests import postgres
+from tests.e2e.shard_worker import BotProcess
 from tests.fakediscord.drivers import InteractionHandle
 from tests.fakediscord.fixtures import patch_discord, run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -342,6 +351,185 @@ async def run(args: argparse.Namespace, database: Path) -> int:
         await fake.stop()
 
 
+@dataclass
+class Figures:
+    """One row of the ``--processes`` table."""
+
+    label: str
+    processes: int
+    moves_per_second: float
+    first: list[float]
+    burst: list[float]
+    sent: int
+    stored: int
+    lost: int
+    duplicated: int
+    errors: int
+
+
+async def start_remote(
+    fake: FakeDiscord, table: Table, general: Channel, size: str, store: Store
+) -> None:
+    """``start`` for a bot in other processes: the game's id read through the Store (the
+    database may be PostgreSQL)."""
+    handle = await fake.slash(
+        table.pink, "challenge", channel=general, opponent=table.blue, colour="pink",
+        size=size, clock=DAY,
+    )  # fmt: skip
+    challenge: Message = await handle.reply(timeout=60)
+    accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
+    await fake.click(table.blue, challenge, accept)
+    thread_id = await fake.wait_until(lambda: challenge.thread_id, timeout=60, poll=None)
+    table.thread = fake.channels[thread_id]
+    await fake.wait_until(lambda: fake.posted(fake.channels[thread_id]), timeout=60, poll=None)
+    for _ in range(600):
+        rows = await store.execute("SELECT game_id FROM games WHERE thread_id = ?", (thread_id,))
+        if rows:
+            table.game_id = int(rows[0][0])
+            return
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"no game stored for thread {thread_id}")
+
+
+async def measure_processes(
+    args: argparse.Namespace, label: str, database: str | Path, count: int, logs: Path
+) -> Figures:
+    """Saturate ``count`` bot processes on ``database``, then send a burst; the figures."""
+    rng = random.Random(args.seed)
+    width, height = NAMED_SIZES[args.size]
+    per_game, extra = divmod(args.moves, args.games)
+    fake = FakeDiscord()
+    await fake.start()
+    processes: list[BotProcess] = []
+    store = await Store.open(database)
+    try:
+        sharded = count > 1
+        guilds = [
+            fake.create_guild(f"Load {i}", shard=(i, count) if sharded else None)
+            for i in range(count)
+        ]
+        tables = []
+        for n in range(args.games):
+            guild = guilds[n % count]
+            pink, blue = fake.create_user(f"pink{n}"), fake.create_user(f"blue{n}")
+            fake.add_member(guild, pink)
+            fake.add_member(guild, blue)
+            # One more point than it plays: its move in the burst.
+            points = legal_points(width, height, per_game + (n < extra) + 1, rng)
+            tables.append(Table(pink, blue, points))
+        processes = [
+            BotProcess(fake, database, logs, shard=(i, count) if sharded else None)
+            for i in range(count)
+        ]
+        await asyncio.gather(*(p.start(timeout=120) for p in processes))
+        await fake.wait_until(lambda: fake.global_commands, timeout=60, poll=0.05)
+        await asyncio.gather(
+            *(
+                start_remote(fake, t, fake.channel_named("general", guilds[n % count]),
+                             args.size, store)
+                for n, t in enumerate(tables)
+            )
+        )  # fmt: skip
+        bursts = [t.points.pop() for t in tables]
+        replies = Replies()
+        poller = asyncio.create_task(replies.run())
+        began = time.perf_counter()
+        await asyncio.gather(
+            *(
+                play(fake, t, replies, delay=0.0, think=0.0, rng=random.Random(args.seed + n))
+                for n, t in enumerate(tables)
+            )
+        )
+        elapsed = time.perf_counter() - began
+        moves = [h for t in tables for h in t.handles]
+        await asyncio.sleep(1.0)
+        # The burst: one move in each of the first ``--burst`` games, all in the same instant.
+        chosen = tables[: args.burst or 50]
+        for table, point in zip(chosen, bursts, strict=False):
+            table.points = [point]
+        before = {id(t): len(t.handles) for t in chosen}
+        await asyncio.gather(
+            *(play(fake, t, replies, delay=0.0, think=0.0, rng=rng) for t in chosen)
+        )
+        burst = [
+            h.response_latency * 1000
+            for t in chosen
+            for h in t.handles[before[id(t)] :]
+            if h.response_latency is not None
+        ]
+        poller.cancel()
+        await asyncio.sleep(0.5)
+        rows = await store.execute("SELECT game_id, point FROM actions ORDER BY game_id, seq")
+        stored: dict[int, list[str]] = {}
+        for game_id, point in rows:
+            stored.setdefault(int(game_id), []).append(str(point))  # type: ignore[call-overload]
+        lost = duplicated = 0
+        for table in tables:
+            sent, got = Counter(table.sent), Counter(stored.get(table.game_id, []))
+            lost += sum((sent - got).values())
+            duplicated += sum((got - sent).values())
+        problems = sum(len(t.problems) for t in tables) + sum(len(h.failures) for h in moves)
+        errors = sum(p.read_log().count(" ERROR ") for p in processes)
+        return Figures(
+            label, count, len(moves) / elapsed,
+            [h.response_latency * 1000 for h in moves if h.response_latency is not None],
+            burst, sum(len(t.sent) for t in tables), len(rows), lost, duplicated,
+            problems + errors,
+        )  # fmt: skip
+    finally:
+        for process in processes:
+            process.stop()
+        await store.close()
+        await fake.stop()
+
+
+def print_table(rows: Sequence[Figures], args: argparse.Namespace) -> None:
+    """The figures side by side."""
+    print(
+        f"processes: {args.games} games of {args.size}, {args.moves} moves saturated "
+        f"(think time 0), then one move in each of {min(args.burst or 50, args.games)} games "
+        "at once"
+    )
+    print(
+        f"{'database':<11} {'procs':>5} {'moves/s':>8} {'first p50':>10} {'first p99':>10} "
+        f"{'burst p99':>10} {'sent':>6} {'stored':>6} {'lost':>4} {'dup':>4} {'errors':>6}"
+    )
+    for r in rows:
+        first50, first99 = percentile(r.first, 50), percentile(r.first, 99)
+        burst99 = percentile(r.burst, 99) if r.burst else float("nan")
+        print(
+            f"{r.label:<11} {r.processes:>5} {r.moves_per_second:>8.1f} {first50:>8.1f}ms "
+            f"{first99:>8.1f}ms {burst99:>8.1f}ms {r.sent:>6} {r.stored:>6} {r.lost:>4} "
+            f"{r.duplicated:>4} {r.errors:>6}"
+        )
+
+
+async def run_processes(args: argparse.Namespace) -> int:
+    """The ``--processes`` table: SQLite with one process, PostgreSQL with 1 .. N."""
+    rows: list[Figures] = []
+    logging.getLogger().setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        rows.append(await measure_processes(args, "SQLite", folder / "load.sqlite3", 1, folder))
+        binaries = postgres.find_binaries()
+        if binaries is None:
+            print(postgres.HOW_TO_ENABLE)
+        else:
+            cluster = postgres.Cluster.start(binaries)
+            try:
+                for count in range(1, args.processes + 1):
+                    database = cluster.create_database()
+                    rows.append(
+                        await measure_processes(args, "PostgreSQL", database, count, folder)
+                    )
+            finally:
+                cluster.stop()
+    print_table(rows, args)
+    exact = all(r.lost == r.duplicated == r.errors == 0 for r in rows)
+    print(f"no move lost or duplicated, no error: {'PASS' if exact else 'FAIL'}")
+    return 0 if exact else 1
+
+
 def main() -> None:
     """Parse the flags and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -367,9 +555,18 @@ def main() -> None:
         metavar="N",
         help="N games, then one move in each sent at once: is every first answer within 3 s?",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="real dots-bot processes: SQLite x1, PostgreSQL x1..N, side by side",
+    )
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--database", type=Path, help="keep the SQLite file here")
     args = parser.parse_args()
+    if args.processes:
+        sys.exit(asyncio.run(run_processes(args)))
     if args.database is not None:
         args.database.unlink(missing_ok=True)
         sys.exit(asyncio.run(run(args, args.database)))

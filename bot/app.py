@@ -16,6 +16,8 @@ from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.games import Event, GameService, Refusal
 from bot.outbox import Outbox
+from bot.pictures import PICTURES
+from bot.storage.timers import ALL_SHARDS
 
 log = logging.getLogger(__name__)
 
@@ -113,11 +115,15 @@ class DotsBot(GameBot):
     async def setup_hook(self) -> None:
         """Open the service, start the clocks and the computer's turns, add cogs and buttons,
         sync the commands."""
+        PICTURES.warm()  # the picture workers start while the database opens
         if self._service is None:
-            self._service = await GameService.open(self.settings.database)
+            self._service = await GameService.open(self.settings.database, owns=self.settings.owns)
         if self.clocks is None:
             # The posts that follow a fired timer are kept in the outbox until posted.
-            self.clocks = Clocks(self._service, outbox=True)
+            # Only this process's shards' timers (every shard when it runs them all).
+            self.clocks = Clocks(
+                self._service, shards=self.settings.shards or ALL_SHARDS, outbox=True
+            )
         self.outbox = Outbox(self._service, shards=self.clocks.shards)
         self.turns = ComputerTurns(self._service, shards=self.clocks.shards, outbox=True)
         for cog_class in COGS:
@@ -135,7 +141,8 @@ class DotsBot(GameBot):
         waiting = await self.turns.start()
         if waiting:
             log.info("computer moves resumed: %d", waiting)
-        if self.sync_commands:
+        # Several processes share the database: only one of them syncs the commands.
+        if self.sync_commands and await self._service.claim_one_off_jobs():
             await self.sync_tree()
 
     def dispatch_event(self, event: Event) -> None:
@@ -158,7 +165,17 @@ class DotsBot(GameBot):
 
     async def on_ready(self) -> None:
         """Log who we are and where."""
-        log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+        shards = self.settings.shards
+        if shards is None:
+            log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+        else:
+            log.info(
+                "logged in as %s in %d servers (shards %s of %d)",
+                self.user,
+                len(self.guilds),
+                ",".join(map(str, sorted(shards.ids))),
+                shards.count,
+            )
 
     async def close(self) -> None:
         """Stop the computer's turns, the clocks and the database (when we opened them), then
@@ -175,6 +192,11 @@ class DotsBot(GameBot):
             await super().close()
 
 
+class ShardedDotsBot(DotsBot, commands.AutoShardedBot):
+    """The Dots bot over several gateway shards in one process (``DOTS_SHARD_COUNT`` and
+    ``DOTS_SHARD_IDS``): discord.py's ``AutoShardedBot``, one websocket per shard."""
+
+
 def create_bot(
     settings: Settings,
     *,
@@ -187,6 +209,17 @@ def create_bot(
 
     ``service``: an open GameService to use (tests); by default ``setup_hook`` opens
     ``settings.database``. ``clocks``: pass one to manage it yourself (then it is not
-    started). ``options`` go to ``commands.Bot`` (e.g. ``application_id``, ``intents``).
+    started). ``options`` go to ``commands.Bot`` (e.g. ``application_id``, ``intents``). With
+    ``settings.shards`` the bot is an ``AutoShardedBot`` over those shards.
     """
+    if settings.shards is not None:
+        return ShardedDotsBot(
+            settings,
+            service=service,
+            clocks=clocks,
+            sync_commands=sync_commands,
+            shard_count=settings.shards.count,
+            shard_ids=sorted(settings.shards.ids),
+            **options,
+        )
     return DotsBot(settings, service=service, clocks=clocks, sync_commands=sync_commands, **options)

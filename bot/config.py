@@ -7,6 +7,9 @@
   URL (with the ``postgres`` extra installed).
 - ``DOTS_DEV_GUILD``: a server id to sync slash commands to instantly while developing.
 - ``DOTS_LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
+- ``DOTS_SHARD_COUNT``: how many shards the whole bot has (unset: one process, Discord's
+  recommended count); ``DOTS_SHARD_IDS``: the shards this process runs (``0-3``, ``0,2``;
+  default: all of them). Processes with disjoint shard ids share one PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import dotenv_values
+
+from bot.storage.timers import Shards
 
 DEFAULT_DATABASE = "dots.sqlite3"
 
@@ -34,6 +39,7 @@ class Settings:
     database: Path | str = Path(DEFAULT_DATABASE)  # a file, or a postgresql:// URL
     dev_guild: int | None = None
     log_level: str = "INFO"
+    shards: Shards | None = None  # None: one process, as many shards as Discord recommends
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -41,7 +47,8 @@ class Settings:
 
         Raises:
             ConfigError: ``DOTS_DEV_GUILD`` is not a number, ``DOTS_LOG_LEVEL`` not a level,
-                or ``DISCORD_TOKEN`` has a space or line break inside.
+                ``DISCORD_TOKEN`` has a space or line break inside, the shard settings are
+                malformed, or this process runs only some shards on a SQLite file.
         """
         if environ is None:
             # The environment wins over .env, except where it is empty: a bare
@@ -70,12 +77,18 @@ class Settings:
                 "DISCORD_TOKEN has a line break or space inside: copy the token again from the "
                 "developer portal and paste it as one line."
             )
+        database = _database(environ.get("DOTS_DATABASE", "").strip() or DEFAULT_DATABASE)
         return cls(
             token=token,
-            database=_database(environ.get("DOTS_DATABASE", "").strip() or DEFAULT_DATABASE),
+            database=database,
             dev_guild=dev_guild,
             log_level=level,
+            shards=_shards(environ, database),
         )
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process owns the games of server ``guild_id`` (see ``Shards``)."""
+        return self.shards is None or self.shards.owns(guild_id)
 
     def require_token(self) -> str:
         """The token, for connecting.
@@ -91,3 +104,65 @@ class Settings:
 def _database(value: str) -> Path | str:
     """A PostgreSQL URL as given (a Path would fold its ``//``), else the SQLite file's path."""
     return value if value.startswith(("postgresql:", "postgres:")) else Path(value)
+
+
+def parse_shards(count_text: str, ids_text: str = "") -> Shards:
+    """``DOTS_SHARD_COUNT`` and ``DOTS_SHARD_IDS`` (``0-3``, ``0,2``, ``0-1,4``; empty: all) as
+    the shards this process runs (``bot.storage.timers.Shards``: which servers it owns).
+
+    Raises:
+        ConfigError: a count that is not a positive number, ids that are not numbers or
+            ranges, ids outside ``0 .. count - 1``.
+    """
+    try:
+        count = int(count_text)
+    except ValueError:
+        raise ConfigError(
+            f"DOTS_SHARD_COUNT must be a number of shards, not {count_text!r}"
+        ) from None
+    if count < 1:
+        raise ConfigError(f"DOTS_SHARD_COUNT must be 1 or more, not {count}")
+    if not ids_text.strip():
+        return Shards.of(count, range(count))
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            low = int(first)
+            high = int(last) if dash else low
+        except ValueError:
+            raise ConfigError(
+                f"DOTS_SHARD_IDS must be shard numbers or ranges such as 0-3 or 0,2, "
+                f"not {ids_text!r}"
+            ) from None
+        if not 0 <= low <= high < count:
+            raise ConfigError(
+                f"DOTS_SHARD_IDS {part.strip()!r} is outside the shards 0-{count - 1} "
+                f"of DOTS_SHARD_COUNT={count}"
+            )
+        ids.update(range(low, high + 1))
+    return Shards.of(count, ids)
+
+
+def _shards(environ: Mapping[str, str], database: Path | str) -> Shards | None:
+    """The shard settings; refused where several processes would share one SQLite file."""
+    count_text = environ.get("DOTS_SHARD_COUNT", "").strip()
+    ids_text = environ.get("DOTS_SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                "DOTS_SHARD_IDS needs DOTS_SHARD_COUNT too (how many shards there are in all)"
+            )
+        return None
+    shards = parse_shards(count_text, ids_text)
+    if not shards.is_all and isinstance(database, Path):
+        # The other shards run in other processes, and a SQLite file has one writer process:
+        # its per-game locks and cache would not be shared.
+        raise ConfigError(
+            f"DOTS_SHARD_IDS={ids_text} runs {len(shards.ids)} of the {shards.count} shards, "
+            "so other processes run the rest, and several processes cannot share the SQLite "
+            f"file {database}: set DOTS_DATABASE to a postgresql:// URL (see the README's "
+            "section on running several processes), or leave DOTS_SHARD_IDS unset to run "
+            "every shard in this process."
+        )
+    return shards

@@ -25,8 +25,10 @@ from bot.storage import UnusableDatabaseError
 
 log = logging.getLogger("bot")
 
-# The gateway's close code for a token it does not accept.
+# The gateway's close codes for a token it does not accept, and for bad shard settings.
 GATEWAY_AUTHENTICATION_FAILED = 4004
+GATEWAY_INVALID_SHARD = 4010
+GATEWAY_SHARDING_REQUIRED = 4011
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,6 +151,17 @@ async def serve(settings: Settings, *, bot: commands.Bot | None = None) -> int:
             log.error(
                 "Discord's gateway refused the token (DISCORD_TOKEN; close code 4004): it "
                 "was probably reset. Copy the new one from the developer portal into .env."
+            )
+        elif error.code == GATEWAY_INVALID_SHARD:
+            log.error(
+                "Discord's gateway refused the shard settings (close code 4010, invalid "
+                "shard): check DOTS_SHARD_COUNT and DOTS_SHARD_IDS."
+            )
+        elif error.code == GATEWAY_SHARDING_REQUIRED:
+            log.error(
+                "Discord requires more shards for this many servers (close code 4011): set "
+                "DOTS_SHARD_COUNT (Discord wants at most 2,500 servers a shard), or unset it "
+                "to use Discord's recommended count."
             )
         else:
             log.error(

@@ -1,16 +1,29 @@
 """The pictures of a game for the adapters: one place that calls the renderer.
 
-Rendering takes tens of milliseconds on big boards; the Discord adapter calls these through
-``asyncio.to_thread`` so the event loop never waits on Pillow.
+Rendering takes tens of milliseconds on big boards (a replay's GIF seconds), all of it holding
+the interpreter, so a thread would still delay every other game's answers. The Discord adapter
+renders through ``Pictures`` (``PICTURES``): a pool of worker processes, like the computer's
+search, so one busy game does not delay another's first answer. The terminal mode calls
+``game_png`` / ``game_gif`` directly, in its own process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
+from functools import partial
 
 from engine import Game, Player, Point, StopPreview
 from renderer import render_gif, render_png
+
+log = logging.getLogger(__name__)
 
 
 def game_png(
@@ -39,3 +52,92 @@ def game_png(
 def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:
     """The game's replay, move by move, as an animated GIF."""
     return render_gif(game, names=dict(names))
+
+
+def default_workers() -> int:
+    """One worker per core but one (left to the event loop), at least one, at most four."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: ignore Ctrl-C (the parent decides what it means and stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _ready() -> None:
+    """In a worker: nothing (``Pictures.warm`` sends it to start the workers)."""
+
+
+class Pictures:
+    """Renders pictures in a pool of ``workers`` processes, started on first use.
+
+    The 'spawn' start method, as for the computer's search: forking a process that runs
+    database threads is unsafe. A pool whose worker died is replaced, and that one picture is
+    rendered in a thread instead, so a picture is never lost. Sending a game to a worker
+    costs a pickle of its record (well under a millisecond for a 20x20 game).
+    """
+
+    def __init__(self, *, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def png(
+        self,
+        game: Game,
+        names: Mapping[Player, str],
+        *,
+        clock: timedelta | str | None = None,
+        marks: Iterable[Point] = (),
+        preview: StopPreview | None = None,
+        times: Mapping[Player, timedelta] | None = None,
+    ) -> bytes:
+        """``game_png`` rendered in a worker process."""
+        return await self._render(
+            partial(
+                game_png,
+                game,
+                dict(names),
+                clock=clock,
+                marks=tuple(marks),
+                preview=preview,
+                times=None if times is None else dict(times),
+            )
+        )
+
+    async def gif(self, game: Game, names: Mapping[Player, str]) -> bytes:
+        """``game_gif`` rendered in a worker process."""
+        return await self._render(partial(game_gif, game, dict(names)))
+
+    def warm(self) -> None:
+        """Start the workers now, in the background (a worker takes a second or two to start
+        and import the renderer: better at start-up than before the first picture)."""
+        pool = self._executor()
+        for _ in range(self.workers):
+            pool.submit(_ready)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupts,
+            )
+        return self._pool
+
+    async def _render(self, call: Callable[[], bytes]) -> bytes:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor(), call)
+        except BrokenProcessPool:
+            log.warning("a picture worker died; rendering in a thread")
+            self.close()
+            return await asyncio.to_thread(call)
+
+    def close(self) -> None:
+        """Stop the workers (renders under way are dropped); the next render starts anew."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+# The process's picture pool: shared by every bot in it (tests run many), stopped at exit.
+PICTURES = Pictures()

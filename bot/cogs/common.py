@@ -42,7 +42,7 @@ from bot.games import (
 )
 from bot.games.stickers import new_sticker_line
 from bot.outbox import Outbox
-from bot.pictures import game_gif, game_png
+from bot.pictures import PICTURES
 from engine import DotsError, Player, Point, StopPreview
 
 log = logging.getLogger(__name__)
@@ -426,11 +426,10 @@ async def picture_file(
     preview: StopPreview | None = None,
 ) -> discord.File:
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
-    that stop would do, see ``game_png``)."""
+    that stop would do, see ``bot.pictures.game_png``); in the picture worker processes."""
     names = await picture_names(bot, view)
     times = view.times_left(bot.service.now()) if view.is_running else None
-    png = await asyncio.to_thread(
-        game_png,
+    png = await PICTURES.png(
         view.game,
         names,
         clock=clock_left(view),
@@ -443,9 +442,9 @@ async def picture_file(
 
 
 async def replay_file(bot: GameBot, view: GameView) -> discord.File:
-    """The game's animated replay as a file to attach, rendered off the event loop."""
+    """The game's animated replay as a file to attach, rendered in a picture worker."""
     names = await picture_names(bot, view)
-    gif = await asyncio.to_thread(game_gif, view.game, names)
+    gif = await PICTURES.gif(view.game, names)
     return discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif")
 
 

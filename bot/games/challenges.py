@@ -385,13 +385,19 @@ class ChallengeCases(ServiceCore):
 
     async def unshown_accepts(self) -> list[Challenge]:
         """The accepted challenges whose message does not say so yet, oldest first."""
-        return [convert.challenge_value(r) for r in await self.store.unshown_accepts()]
+        return [
+            convert.challenge_value(r)
+            for r in await self.store.unshown_accepts()
+            if self.owns(r.guild_id)
+        ]
 
     async def unrecorded_challenges(self) -> list[Challenge]:
         """The open challenges whose message id was never recorded (the bot was stopped just
         after posting them), oldest first."""
         found = []
-        for challenge_id, _ in await self.store.challenge_expiries():
+        for challenge_id, _, guild_id in await self.store.challenge_expiries():
+            if not self.owns(guild_id):
+                continue
             row = await self.store.challenge(challenge_id)
             if row is not None and row.status == "open" and row.message_id is None:
                 found.append(convert.challenge_value(row))

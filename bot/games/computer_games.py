@@ -200,11 +200,14 @@ class ComputerCases(ChallengeCases, PlayCases):
         return live.game.record, live.row.moves, user_id
 
     async def computer_turns(self) -> list[int]:
-        """The running games in which the computer is to move (``ComputerTurns.start`` re-arms
-        them after a restart)."""
+        """The running games (of servers this process owns) in which the computer is to move
+        (``ComputerTurns.start`` re-arms them after a restart)."""
         found = []
         for user_id in COMPUTER_IDS.values():
             for game_id in await self.store.running_game_ids(user_id, None):
+                row = await self.store.game(game_id)
+                if row is None or not self.owns(row.guild_id):
+                    continue  # another process's shard (see ``owns``)
                 async with self._lock(game_id):
                     if await self._computer_to_move(game_id) is not None:
                         found.append(game_id)

@@ -31,6 +31,11 @@ Subscriber = Callable[[Event], Awaitable[None] | None]
 SAME_INSTANT = 0.001
 
 
+def _everything(guild_id: int | None) -> bool:
+    """One process owns every server's games (no sharding)."""
+    return True
+
+
 def utc_now() -> datetime:
     """The current instant as an aware UTC datetime."""
     return datetime.now(UTC)
@@ -57,10 +62,14 @@ class ServiceCore:
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
         max_cached: int = 2000,
+        owns: Callable[[int | None], bool] | None = None,
     ) -> None:
         self.store = store
         # The timers table follows each game write; reminders are the service's rule.
         store.wake = wake_at
+        # Whether this process owns a server's games (its shard: bot.storage.timers.Shards);
+        # only their clocks, computer's turns and interrupted starts are re-armed at start.
+        self.owns: Callable[[int | None], bool] = owns or _everything
         self.max_cached = max_cached
         self.now = now
         self._rng = rng or random.Random()
@@ -77,13 +86,20 @@ class ServiceCore:
         *,
         now: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
+        owns: Callable[[int | None], bool] | None = None,
     ) -> Self:
-        """Open (creating and migrating as needed) the database at ``path`` and a service on it."""
-        return cls(await Store.open(path), now=now, rng=rng)
+        """Open (creating and migrating as needed) the database at ``path`` and a service on it
+        (``owns``: whether this process owns a server's games; default all)."""
+        return cls(await Store.open(path), now=now, rng=rng, owns=owns)
 
     async def close(self) -> None:
         """Close the database (after stopping the clocks)."""
         await self.store.close()
+
+    async def claim_one_off_jobs(self) -> bool:
+        """Whether this process, of all sharing the database, runs the one-off jobs (the
+        command sync); see ``Store.claim_one_off_jobs``."""
+        return await self.store.claim_one_off_jobs()
 
     @property
     def cached(self) -> int:
@@ -105,7 +121,8 @@ class ServiceCore:
         self._clock_listeners.append(listener)
 
     async def pending_clocks(self) -> list[ClockChange]:
-        """Every running game's deadline and every open challenge's expiry, from the database."""
+        """Every running game's deadline and every open challenge's expiry, from the database
+        (of the servers this process owns: see ``owns``)."""
         changes = [
             ClockChange(
                 r.game_id,
@@ -114,10 +131,12 @@ class ServiceCore:
                 convert.remind_at(r.deadline, r.clock, r.reminder_sent),
             )
             for r in await self.store.running_clocks()
+            if self.owns(r.guild_id)
         ]
         changes += [
             ClockChange(None, cid, to_dt(expires))
-            for cid, expires in await self.store.challenge_expiries()
+            for cid, expires, guild_id in await self.store.challenge_expiries()
+            if self.owns(guild_id)
         ]
         return changes
 

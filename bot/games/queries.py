@@ -126,7 +126,7 @@ class QueryCases(ServiceCore):
         views = []
         for game_id in await self.store.unstarted_games():
             view = await self.game(game_id)
-            if view.is_running:
+            if view.is_running and self.owns(view.guild_id):
                 views.append(view)
         return views
 

@@ -165,6 +165,7 @@ class ClockRow:
     deadline: float
     clock: int
     reminder_sent: bool
+    guild_id: int | None = None  # whose shard owns the game (see bot.storage.timers.Shards)
 
 
 @dataclass(frozen=True, slots=True)

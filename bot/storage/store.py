@@ -172,6 +172,10 @@ def _game(row: Row[Any] | None) -> GameRow | None:
     return None if row is None else GameRow(*row)
 
 
+# The advisory lock of the one-off jobs: ("dots" in ASCII, 1).
+ONE_OFF_LOCK = (0x646F7473, 1)
+
+
 class Store:
     """The bot's database, migrated when opened."""
 
@@ -179,6 +183,7 @@ class Store:
         self.db = db
         # When a game's timer fires; the game service sets its rule (reminders) here.
         self.wake = wake
+        self._one_off: AsyncConnection | None = None
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Path | None = None) -> Store:
@@ -203,8 +208,35 @@ class Store:
         return cls(db)
 
     async def close(self) -> None:
-        """Close the database."""
+        """Close the database (releasing the one-off jobs' lock, if held)."""
+        one_off, self._one_off = self._one_off, None
+        if one_off is not None:
+            await one_off.close()
         await self.db.close()
+
+    # -- one-off jobs (issue 12: one process of several runs them) ---------------------------
+
+    async def claim_one_off_jobs(self) -> bool:
+        """Whether this process runs the one-off jobs (the command sync): on PostgreSQL the
+        first process to take a session advisory lock, held until ``close`` (or the process's
+        death: the server then frees it); on SQLite (one process) always."""
+        if self.db.dialect != "postgresql":
+            return True
+        if self._one_off is not None:
+            return True
+        conn = await self.db.engine.connect()
+        try:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            # The two-number form: a key space apart from the ratings' one-number user ids.
+            got = bool(await conn.scalar(select(func.pg_try_advisory_lock(*ONE_OFF_LOCK))))
+        except BaseException:
+            await conn.close()
+            raise
+        if not got:
+            await conn.close()
+            return False
+        self._one_off = conn
+        return True
 
     async def version(self) -> int:
         """The schema version: the number of the last revision applied (0: none)."""
@@ -347,17 +379,17 @@ class Store:
             rows = (await conn.execute(stmt.order_by(challenges.c.challenge_id))).all()
         return [ChallengeRow(*r) for r in rows]
 
-    async def challenge_expiries(self) -> list[tuple[int, float]]:
-        """(challenge id, expiry) of every open challenge."""
+    async def challenge_expiries(self) -> list[tuple[int, float, int]]:
+        """(challenge id, expiry, server id) of every open challenge."""
         async with self.db.reading() as conn:
             rows = (
                 await conn.execute(
-                    select(challenges.c.challenge_id, challenges.c.expires).where(
-                        challenges.c.status == "open"
-                    )
+                    select(
+                        challenges.c.challenge_id, challenges.c.expires, challenges.c.guild_id
+                    ).where(challenges.c.status == "open")
                 )
             ).all()
-        return [(int(r[0]), float(r[1])) for r in rows]
+        return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
 
     async def due_challenges(self, now: float) -> list[int]:
         """Ids of open challenges whose expiry has come."""
@@ -536,11 +568,11 @@ class Store:
             rows = (
                 await conn.execute(
                     select(games.c.game_id, games.c.deadline, games.c.clock,
-                           games.c.reminder_sent)
+                           games.c.reminder_sent, games.c.guild_id)
                     .where(_RUNNING, games.c.deadline.is_not(None))
                 )
             ).all()  # fmt: skip
-        return [ClockRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
+        return [ClockRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
 
     async def game_id_in_thread(self, thread_id: int) -> int | None:
         """The id of the game played in thread ``thread_id`` (the newest one), if any."""

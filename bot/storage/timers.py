@@ -30,10 +30,16 @@ SHARD_SHIFT = 22
 
 @dataclass(frozen=True, slots=True)
 class Shards:
-    """Which shards' timers a process claims: ``ids`` of ``count`` (default: all of one)."""
+    """The shards a process runs, ``ids`` of ``count`` (default: all of one): it owns the
+    games of their servers (Discord's formula, ``owns``), claims their timers, re-arms their
+    computer's turns and resends their posts. ``bot.config.parse_shards`` reads them from
+    ``DOTS_SHARD_COUNT`` and ``DOTS_SHARD_IDS``."""
 
     count: int = 1
     ids: frozenset[int] = field(default_factory=lambda: frozenset({0}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ids", frozenset(self.ids))  # any iterable of shard ids
 
     @classmethod
     def of(cls, count: int, ids: Iterable[int]) -> Shards:

@@ -14,11 +14,13 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from discord.ext import commands
 
 from bot import main as entry
-from bot.config import Settings
+from bot.app import create_bot
+from bot.config import Settings, Shards
 from bot.logs import RedactSecrets, redact, unredact
-from tests.fakediscord.fixtures import fake_discord
+from tests.fakediscord.fixtures import fake_discord, run_bot
 from tests.fakediscord.server import FakeDiscord
 
 __all__ = ["fake_discord"]  # the fixture is used by name
@@ -286,3 +288,36 @@ async def test_the_gateway_refusing_the_token_is_one_clear_sentence(
     assert "gateway refused the token" in errors[0].getMessage()
     assert "4004" in errors[0].getMessage()
     assert fake_discord.identifies == 0
+
+
+async def test_a_shard_the_gateway_refuses_is_one_clear_sentence(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Shard 2 of 2 does not exist: Discord closes the gateway with 4010.
+    settings = Settings(
+        token=fake_discord.token, database=tmp_path / "dots.sqlite3", shards=Shards(2, (2,))
+    )
+    with caplog.at_level(logging.INFO):
+        status = await asyncio.wait_for(entry.serve(settings), 30)
+    assert status == 1
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r.exc_info for r in errors] == [None]
+    assert "4010" in errors[0].getMessage() and "DOTS_SHARD_IDS" in errors[0].getMessage()
+
+
+async def test_the_sharded_bot_runs_one_session_per_shard(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guilds = [fake.create_guild(f"Server {n}", shard=(n, 2)) for n in range(2)]
+    settings = Settings(
+        token=fake.token, database=tmp_path / "dots.sqlite3", shards=Shards(2, (0, 1))
+    )
+    bot = create_bot(settings)
+    assert isinstance(bot, commands.AutoShardedBot)
+    async with run_bot(fake, bot):
+        assert set(fake.shard_sessions) == {(0, 2), (1, 2)}
+        assert all(bot.get_guild(g.id) is not None for g in guilds)
+        assert bot.settings.owns(guilds[1].id)
+        # One process over every shard is the only process: it synced the commands.
+        assert fake.global_commands

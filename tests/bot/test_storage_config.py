@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, Shards
 
 
 def test_defaults() -> None:
@@ -43,3 +43,57 @@ def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DOTS_DEV_GUILD", raising=False)
     assert Settings.from_env().dev_guild == 77
+
+
+# -- shards (issue 12) ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        ("", (0, 1, 2, 3)),
+        ("0-3", (0, 1, 2, 3)),
+        ("0,2", (0, 2)),
+        ("3, 0-1", (0, 1, 3)),
+        ("2", (2,)),
+    ],
+)
+def test_shard_ids_are_numbers_and_ranges(ids: str, expected: tuple[int, ...]) -> None:
+    environ = {"DOTS_SHARD_COUNT": "4", "DOTS_SHARD_IDS": ids, "DOTS_DATABASE": "postgresql://x/db"}
+    shards = Settings.from_env(environ).shards
+    assert shards == Shards(4, expected)
+
+
+@pytest.mark.parametrize(
+    ("environ", "words"),
+    [
+        ({"DOTS_SHARD_COUNT": "two"}, "DOTS_SHARD_COUNT must be a number"),
+        ({"DOTS_SHARD_COUNT": "0"}, "1 or more"),
+        ({"DOTS_SHARD_COUNT": "2", "DOTS_SHARD_IDS": "0-2"}, "outside the shards 0-1"),
+        ({"DOTS_SHARD_COUNT": "2", "DOTS_SHARD_IDS": "1-0"}, "outside the shards"),
+        ({"DOTS_SHARD_COUNT": "2", "DOTS_SHARD_IDS": "a,b"}, "ranges such as 0-3"),
+        ({"DOTS_SHARD_IDS": "0"}, "needs DOTS_SHARD_COUNT"),
+    ],
+)
+def test_malformed_shard_settings_are_refused(environ: dict[str, str], words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        Settings.from_env({**environ, "DOTS_DATABASE": "postgresql://x/db"})
+
+
+def test_some_shards_on_sqlite_are_refused_with_a_clear_message() -> None:
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env({"DOTS_SHARD_COUNT": "2", "DOTS_SHARD_IDS": "0"})
+    message = str(refused.value)
+    assert "SQLite" in message and "postgresql://" in message and "dots.sqlite3" in message
+    # Every shard in one process is one writer: SQLite is fine.
+    assert Settings.from_env({"DOTS_SHARD_COUNT": "2"}).shards == Shards(2, (0, 1))
+
+
+def test_a_server_belongs_to_the_process_of_its_shard() -> None:
+    settings = Settings.from_env(
+        {"DOTS_SHARD_COUNT": "2", "DOTS_SHARD_IDS": "1", "DOTS_DATABASE": "postgresql://x/db"}
+    )
+    on_shard_1 = (12345 << 22) | 77  # (id >> 22) % 2 == 1
+    assert settings.owns(on_shard_1) and not settings.owns(on_shard_1 + (1 << 22))
+    assert not settings.owns(None)  # direct messages arrive on shard 0
+    assert Settings().owns(on_shard_1) and Settings().owns(None)

@@ -1,4 +1,11 @@
-"""The fake gateway: HELLO, heartbeats, IDENTIFY/READY/GUILD_CREATE, RESUME with replay."""
+"""The fake gateway: HELLO, heartbeats, IDENTIFY/READY/GUILD_CREATE, RESUME with replay.
+
+Sharding as on Discord: a session that IDENTIFYs with ``shard: [id, count]`` receives the
+events of the servers on that shard (``(guild_id >> 22) % count == id``; direct messages on
+shard 0), and only those servers in READY and GUILD_CREATE. A malformed or out-of-range shard
+is closed with 4010 ("Invalid shard"), a session over ``max_guilds_per_session`` servers with
+4011 ("Sharding required").
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fakediscord.state import DM, Channel, Guild
+from tests.fakediscord.state import DM, Channel, Guild, shard_of
 from tests.fakediscord.world import World
 
 _log = logging.getLogger(__name__)
@@ -19,6 +26,9 @@ _log = logging.getLogger(__name__)
 # Gateway opcodes.
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+
+# Close codes for a bad shard.
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
 
 # Intent bits that decide whether the bot hears about messages.
 GUILD_MESSAGES_INTENT = 1 << 9
@@ -37,6 +47,25 @@ class Session:
     events: list[tuple[int, str]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
+    @property
+    def shard_key(self) -> tuple[int, int]:
+        """(shard id, shard count); (0, 1) for an unsharded session."""
+        return (self.shard[0], self.shard[1]) if self.shard else (0, 1)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session receives the events of server ``guild_id`` (None: DMs)."""
+        shard_id, count = self.shard_key
+        return shard_of(guild_id, count) == shard_id
+
+
+def _valid_shard(shard: Any) -> bool:
+    return (
+        isinstance(shard, list)
+        and len(shard) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+        and 0 <= shard[0] < shard[1]
+    )
+
 
 class Gateway(World):
     """The websocket side of the fake."""
@@ -46,11 +75,38 @@ class Gateway(World):
         await self.dispatch("GUILD_CREATE", guild.payload())
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send a DISPATCH event to the current session (buffered while it is disconnected)."""
-        session = self.session
+        """Send a DISPATCH event to the session whose shard owns its server (buffered while
+        that session is disconnected).
+
+        Raises:
+            RuntimeError: no session has that server's shard.
+        """
+        guild_id = self._guild_of(event, data)
+        session = self.session_for(guild_id)
         if session is None:
-            raise RuntimeError("no bot is connected to the fake gateway")
+            raise RuntimeError(f"no bot session on the fake gateway has server {guild_id}")
         await self._dispatch_to(session, event, data)
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The session receiving server ``guild_id``'s events (None: DMs), if any: of the
+        sessions whose shard owns it, the one that connected last."""
+        found = None
+        for session in self.shard_sessions.values():
+            if session.owns(guild_id):
+                found = session
+        return found
+
+    @staticmethod
+    def _guild_of(event: str, data: Any) -> int | None:
+        if not isinstance(data, dict):
+            return None
+        found = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+        return int(found) if found else None
+
+    def _take_shard(self, session: Session) -> None:
+        # The newest session of a shard receives its events (a restarted process's new one).
+        self.shard_sessions.pop(session.shard_key, None)
+        self.shard_sessions[session.shard_key] = session
 
     async def _dispatch_to(self, session: Session, event: str, data: Any) -> None:
         async with session.lock:
@@ -78,6 +134,8 @@ class Gateway(World):
         if not resumable:
             del self.sessions[session.id]
             self.session = None
+            if self.shard_sessions.get(session.shard_key) is session:
+                del self.shard_sessions[session.shard_key]
         await ws.close(code=code)
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
@@ -106,17 +164,25 @@ class Gateway(World):
         if self.gateway_refuses_token or data.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
-        session = Session(
-            id=secrets.token_hex(16), intents=data.get("intents", 0), shard=data.get("shard")
-        )
+        shard = data.get("shard")
+        if shard is not None and not _valid_shard(shard):
+            await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = Session(id=secrets.token_hex(16), intents=data.get("intents", 0), shard=shard)
+        guilds = [g for g in self.guilds.values() if session.owns(g.id)]
+        limit = self.max_guilds_per_session
+        if limit is not None and len(guilds) > limit:
+            await ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return None
         session.ws = ws
         self.sessions[session.id] = session
         self.session = session
+        self._take_shard(session)
         self.identifies += 1
         ready: dict[str, Any] = {
             "v": 10,
             "user": self.bot.payload(),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -126,7 +192,7 @@ class Gateway(World):
         if session.shard is not None:
             ready["shard"] = session.shard
         await self._dispatch_to(session, "READY", ready)
-        for guild in self.guilds.values():
+        for guild in guilds:
             await self._dispatch_to(session, "GUILD_CREATE", guild.payload())
         await self.notify()
         return session
@@ -143,6 +209,7 @@ class Gateway(World):
                 if seq > after:
                     await ws.send_str(frame)
         self.session = session
+        self._take_shard(session)
         await self._dispatch_to(session, "RESUMED", {})
         self.resumes += 1
         await self.notify()
@@ -165,7 +232,7 @@ class Gateway(World):
         )
 
     def _hears(self, channel: Channel) -> bool:
-        session = self.session
+        session = self.session_for(channel.guild_id)
         if session is None:
             return False
         bit = DM_MESSAGES_INTENT if channel.type == DM else GUILD_MESSAGES_INTENT

@@ -198,7 +198,7 @@ class Rest(Gateway):
     ) -> Any:
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,
@@ -428,7 +428,7 @@ class Rest(Gateway):
         return self.open_dm(user).payload()
 
     async def _dispatch_quietly(self, event: str, data: Any) -> None:
-        if self.session is not None:
+        if self.session_for(self._guild_of(event, data)) is not None:
             await self.dispatch(event, data)
 
     async def _announce(self, message: Message) -> None:

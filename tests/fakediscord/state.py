@@ -72,6 +72,21 @@ class Snowflakes:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A fresh snowflake that, as a server id, falls on shard ``shard_id`` of
+        ``shard_count`` (Discord's ``(guild_id >> 22) % shard_count``): its timestamp part is
+        moved on to the next millisecond that does."""
+        ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+        ms += (shard_id - ms) % shard_count
+        value = (ms << 22) | (next(self._counter) & 0x3FFFFF)
+        self._last = value
+        return value
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a server's events (direct messages: shard 0), as on Discord."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
 
 @dataclass
 class User:

@@ -54,7 +54,14 @@ class World:
         self.interactions: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self.sessions: dict[str, Session] = {}
+        # The session that connected last, and the one now receiving each shard's events
+        # (keyed by (shard id, shard count); (0, 1) for an unsharded client).
         self.session: Session | None = None
+        self.shard_sessions: dict[tuple[int, int], Session] = {}
+        # What GET /gateway/bot recommends, and the most guilds one session may hold (more:
+        # IDENTIFY is closed with 4011 "sharding required", as on Discord). None: no limit.
+        self.recommended_shards = 1
+        self.max_guilds_per_session: int | None = None
         self.identifies = 0
         self.resumes = 0
         # Like Discord, a first callback later than this many seconds gets 404/10062 (None: never).
@@ -88,13 +95,19 @@ class World:
         return user
 
     def create_guild(
-        self, name: str = "Test Server", *, channels: tuple[str, ...] = ("general",)
+        self,
+        name: str = "Test Server",
+        *,
+        channels: tuple[str, ...] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A guild owned by ``self.owner`` with the bot as a member and some text channels.
+        """A guild owned by ``self.owner`` with the bot as a member and some text channels;
+        ``shard=(shard_id, shard_count)`` picks an id on that shard.
 
         Create guilds before the bot connects, or call ``announce_guild`` afterwards.
         """
-        guild = Guild(id=self.snowflakes.next(), name=name, owner_id=self.owner.id)
+        ident = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
+        guild = Guild(id=ident, name=name, owner_id=self.owner.id)
         guild.roles[guild.id] = Role(
             id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS
         )
