@@ -4,7 +4,7 @@ scripted game that should earn it, and not in a near miss that should not.
 tests/e2e/test_stickers.py shows the first capture, the trap and the full page; this file the
 rest (and the trap's near miss). Each sticker is its own test with its own bot: the near miss is
 played first, so the game that earns the sticker must still call it new ("New sticker!"), which
-it would not if the near miss had stored it. The scripted positions are those of
+it would not if the near miss had given it to the same player. The scripted positions are those of
 tests/bot/test_stickers.py, played in turn here with far-off dots for whoever waits.
 """
 
@@ -99,6 +99,19 @@ async def end(server: Server, thread: Channel, player: User) -> Message:
     return post
 
 
+async def resign(server: Server, thread: Channel, player: User) -> Message:
+    """``player`` runs ``/resign`` and confirms it; the thread's post of the result."""
+    fake = server.fake
+    seen = len(fake.posted(thread))
+    prompt = await (await fake.slash(player, "resign", channel=thread)).reply()
+    confirm = next(c for c in prompt.custom_ids() if ":resign:" in c)
+    await (await fake.click(player, prompt, confirm)).reply()
+    post: Message = await fake.wait_until(
+        lambda: next(iter(fake.posted(thread)[seen:]), None), poll=None
+    )
+    return post
+
+
 def stored(server: Server, game_id: int, sticker: Sticker) -> list[tuple[int, int]]:
     """Who earned ``sticker`` in the game, at which action: (user id, seq)."""
     return [
@@ -158,9 +171,18 @@ async def test_a_move_earns_its_sticker_and_its_near_miss_does_not(
         assert stored(server, game.game_id, case.sticker) == [(collector.id, last)]
 
 
-async def test_a_comeback_and_none_ahead_all_along_or_level(server: Server) -> None:
+async def test_a_comeback_and_none_ahead_all_along_level_or_by_resignation(
+    server: Server,
+) -> None:
     alice, bob = server.alice, server.bob
     async with bot_on(server.fake, server.database):
+        # Pink behind when Blue resigns: a win, but not by the score.
+        resigned = await start_game(server, alice, bob, size=SIZE)
+        posts = await play(server, resigned.thread, in_turn(BEHIND))
+        result = await resign(server, resigned.thread, bob)
+        assert "Pink wins 0–1" in result.content, result.content
+        assert not any(says(p, Sticker.COMEBACK) for p in [*posts, result])
+        assert stored(server, resigned.game_id, Sticker.COMEBACK) == []
         # Pink wins 2-0 never behind; Pink behind, then level: a draw is no win.
         for script, says_result in ((BACK, "Pink wins 2–0"), (BEHIND + LEVEL, "Draw 1–1")):
             miss = await start_game(server, alice, bob, size=SIZE)
