@@ -23,6 +23,7 @@ import functools
 import gettext
 import io
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -116,6 +117,14 @@ def catalogue(locale: str) -> gettext.NullTranslations:
     mofile.write_mo(compiled, parsed)  # fuzzy entries are left out: they are not translated
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+def is_translated(locale: str, msgid: str) -> bool:
+    """Whether ``locale``'s catalogue holds ``msgid`` (English: always)."""
+    language = normalize(locale)
+    if language == SOURCE:
+        return True
+    return msgid in getattr(catalogue(language), "_catalog", {})
 
 
 def translate(locale: object | None, message: Text, /, **params: Any) -> str:
@@ -217,3 +226,49 @@ def dots(n: int) -> Message:
 def moves(n: int) -> Message:
     """``"1 move"``, ``"5 moves"``."""
     return ngettext("{n} move", "{n} moves", n)
+
+
+# The engine's messages (it speaks English) as catalogue entries: each is matched whole, its
+# fields read back and themselves translated when they are engine words (a colour, a board).
+ENGINE_MESSAGES = (
+    N_("{point} is already taken"),
+    N_("{point} is inside a base: nobody may play there"),
+    N_("{point} is off the board: {board}"),
+    N_("columns are A–{last}, rows 1–{height}"),
+    N_("{shown} is not a point: name one like B7"),
+    N_("{shown} is not a point name"),
+    N_("{shown} is not a point: write the row number with the digits 0-9, like B7 ({board})"),
+    N_("{shown} is not a point: write the row number with the digits 0-9, like B7"),
+    N_("{shown} is not a point: a point is a column letter and a row number, like B7 ({board})"),
+    N_("{shown} is not a point: a point is a column letter and a row number, like B7"),
+    N_("An empty name"),
+    N_("the game is over"),
+    N_("it is {mover}'s turn, not {player}'s"),
+    N_("a stop is allowed once you have placed {n} dots (you have placed {placed})"),
+    N_("stops are part of the grounding rules only"),
+    N_("{shown} is not a {noun}: choose {choices}"),
+    N_("rule set"),
+    N_("start position"),
+    N_("colour"),
+    N_("level"),
+    N_("{shown} is not a board size: write it like 20x20"),
+    N_("{shown} is not a board size: write the numbers with the digits 0-9, like 20x20"),
+    N_("a board is {smallest} to {largest} points wide and high; {size} is not"),
+    N_("four crosses do not fit on a {width}x{height} board: choose a bigger board"),
+)
+_ENGINE_PATTERNS = [
+    (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(msgid))), msgid)
+    for msgid in ENGINE_MESSAGES
+]
+
+
+def engine_message(error: Exception | str) -> Text:
+    """An engine error's English message as a catalogue entry (the text itself when it is none
+    of the known ones)."""
+    message = str(error)
+    for pattern, msgid in _ENGINE_PATTERNS:
+        match = pattern.fullmatch(message)
+        if match is not None:
+            fields = {key: engine_message(value) for key, value in match.groupdict().items()}
+            return Message(msgid, fields) if fields else msgid
+    return message

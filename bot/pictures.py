@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from engine import Game, Player, Point, StopPreview
 from renderer import render_gif, render_png
+from renderer.words import ENGLISH, Words
 
 
 def game_png(
@@ -20,9 +21,11 @@ def game_png(
     clock: timedelta | str | None = None,
     marks: Iterable[Point] = (),
     preview: StopPreview | None = None,
+    words: Words = ENGLISH,
 ) -> bytes:
     """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
-    with ``preview``, what that stop would do (its dots crossed, a header saying so)."""
+    with ``preview``, what that stop would do (its dots crossed, a header saying so); the
+    header in ``words`` (``bot.i18n.words(locale)``)."""
     return render_png(
         game,
         names=dict(names),
@@ -30,9 +33,10 @@ def game_png(
         marks=tuple(marks),
         highlight_last=True,
         preview=preview,
+        words=words,
     )
 
 
-def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:
-    """The game's replay, move by move, as an animated GIF."""
-    return render_gif(game, names=dict(names))
+def game_gif(game: Game, names: Mapping[Player, str], words: Words = ENGLISH) -> bytes:
+    """The game's replay, move by move, as an animated GIF (its headers in ``words``)."""
+    return render_gif(game, names=dict(names), words=words)

@@ -14,11 +14,23 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.games.computer import COMPUTER_NAMES
-from bot.i18n import N_, REASONS, RULE_NAMES, SOURCE, Text, _, ngettext, translate
+from bot.i18n import (
+    N_,
+    REASONS,
+    RULE_NAMES,
+    SOURCE,
+    Text,
+    _,
+    engine_message,
+    ngettext,
+    translate,
+)
 from engine import Board, Game, Placement, Player, Point, Result, StopPreview, column_name
 from engine.game import STOP_MIN_DOTS
 
 Names = Mapping[Player, str]
+
+__all__ = ["engine_message"]  # the adapters' way to the engine's words, with the rest here
 
 
 def plural(n: int, one: str, many: str, *, locale: str = SOURCE) -> str:

@@ -7,7 +7,7 @@ language with ``refusal.render(locale)``; ``str(error)`` is the English text.
 
 from __future__ import annotations
 
-from bot.i18n import SOURCE, Text, translate
+from bot.i18n import SOURCE, Text, engine_message, translate
 
 
 class Refusal(Exception):  # noqa: N818 (a refusal is not an error of the bot)
@@ -18,8 +18,10 @@ class Refusal(Exception):  # noqa: N818 (a refusal is not an error of the bot)
         self.message = message
 
     def render(self, locale: str = SOURCE) -> str:
-        """The message in ``locale`` (a plain string is looked up in the catalogue as it is)."""
-        return translate(locale, self.message)
+        """The message in ``locale`` (a plain string is read as an engine message, else looked
+        up in the catalogue as it is)."""
+        message = self.message
+        return translate(locale, engine_message(message) if isinstance(message, str) else message)
 
 
 class NoSuchGame(Refusal):
