@@ -217,6 +217,48 @@ LEVELS = {
     "hard": N_("thinks longer (up to 2 s a move)"),
 }
 
+# The option names as slash-command choices show them (their values stay English).
+CHOICE_NAMES = (
+    N_("standard"),
+    N_("grounding"),
+    N_("empty"),
+    N_("cross"),
+    N_("double-cross"),
+    N_("triple-cross"),
+    N_("four-crosses"),
+    N_("easy"),
+    N_("medium"),
+    N_("hard"),
+    N_("random"),
+    N_("pink (moves first)"),
+    N_("blue"),
+)
+
+# Descriptions of the commands defined in bot/cogs/{play,buttons,starts,computer,options}.py,
+# marked here until those modules mark them themselves (issue 14, second phase).
+COMMAND_TEXTS = (
+    N_("Show a game's current picture"),
+    N_("Game number (default: this thread's game or your only game)"),
+    N_("Challenge someone to a game of Dots"),
+    N_("Who you want to play"),
+    N_("Board size (default 10x10)"),
+    N_("Standard (default) or grounding rules"),
+    N_("Starting position (default: empty board)"),
+    N_("Time for each move (default: the server's default clock)"),
+    N_("Your colour (Pink moves first; default random)"),
+    N_("Whether the game counts for the leaderboard (default yes)"),
+    N_("End: you make no more moves (asks first)"),
+    N_("Game number, if you play several"),
+    N_("Your running games and open challenges"),
+    N_("Place a dot, e.g. /move B7"),
+    N_("Column letter and row number, e.g. B7 (row 1 is at the bottom)"),
+    N_("Game number, if you play several (default: this thread's game)"),
+    N_("Play a game against the computer (unrated)"),
+    N_("How strong the computer plays (default medium)"),
+    N_("Resign a game (asks first)"),
+    N_("Take back your last move and the computer's reply"),
+)
+
 
 def dots(n: int) -> Message:
     """``"1 dot"``, ``"5 dots"`` (extracted once for every use)."""

@@ -122,7 +122,7 @@ def format_duration(duration: timedelta, *, locale: str = SOURCE) -> str:
             return translate(locale, _("{h} h {m} min", h=hours, m=minutes))
         return translate(locale, _("{h} h", h=hours))
     days, hours = divmod(hours, 24)
-    text = plural(days, "{n} day", "{n} days", locale=locale)
+    text = translate(locale, ngettext("{n} day", "{n} days", days))
     return translate(locale, _("{days} {h} h", days=text, h=hours)) if hours else text
 
 
@@ -425,7 +425,7 @@ def describe_local_game(
     parts.append(opponent)
     if moves:
         parts.append(
-            plural(len(game.actions), "{n} move so far", "{n} moves so far", locale=locale)
+            translate(locale, ngettext("{n} move so far", "{n} moves so far", len(game.actions)))
         )
     return ", ".join(parts)
 

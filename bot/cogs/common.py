@@ -182,27 +182,26 @@ async def public_locale(interaction: discord.Interaction[Any]) -> str:
 
 
 async def dm_locale(bot: GameBot, user_id: int) -> str:
-    """The language of a direct message to ``user_id``: the one their client last showed."""
-    if user_id not in bot.user_locales:
-        stored = await bot.service.player_locale(user_id=user_id)
-        bot.user_locales[user_id] = normalize(stored)
-    return bot.user_locales[user_id]
+    """The language of a direct message to ``user_id``: the one their client last showed
+    (seen since the bot started, else as stored); a newer one seen is stored now, so that it
+    outlives a restart."""
+    stored = await bot.service.player_locale(user_id=user_id)
+    seen = bot.user_locales.get(user_id)
+    if seen is None:
+        return normalize(stored)
+    if seen != stored:
+        await bot.service.remember_locale(user_id=user_id, locale=seen)
+    return seen
 
 
-async def note_locales(
-    bot: GameBot, interaction: discord.Interaction[Any], *, store: bool = False
-) -> None:
-    """Remember the server's and the user's languages an interaction shows. The user's is
-    kept in memory, and stored (for direct messages after a restart) when it changed and the
-    user gets direct messages on their turn, or when ``store`` says so (``/notify``): an
-    interaction that is refused writes nothing else."""
+def note_locales(interaction: discord.Interaction[Any]) -> None:
+    """Remember (in memory) the server's and the user's languages an interaction shows; the
+    user's is stored when a direct message is written in it (``dm_locale``), so an interaction
+    that is refused writes nothing."""
+    bot = bot_of(interaction)
     if interaction.guild_id is not None and interaction.guild_locale is not None:
         bot.guild_locales[interaction.guild_id] = normalize(interaction.guild_locale)
-    user_id, locale = interaction.user.id, user_locale(interaction)
-    changed = bot.user_locales.get(user_id) != locale
-    bot.user_locales[user_id] = locale
-    if store or (changed and await bot.service.wants_notify(user_id=user_id)):
-        await bot.service.remember_locale(user_id=user_id, locale=locale)
+    bot.user_locales[interaction.user.id] = user_locale(interaction)
 
 
 def is_id(value: int) -> bool:

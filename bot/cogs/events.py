@@ -64,10 +64,7 @@ class Events(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:  # type: ignore[type-arg]
         """Remember the languages each interaction shows (direct messages and public posts
         outside an interaction are written in them)."""
-        try:
-            await note_locales(self.bot, interaction)
-        except Exception:  # a failed write must not cost the interaction its answer
-            log.warning("could not remember the locale of interaction %s", interaction.id)
+        note_locales(interaction)
 
     @commands.Cog.listener()
     async def on_dots_challenge_expired(self, event: ChallengeExpired) -> None:

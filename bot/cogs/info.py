@@ -23,7 +23,6 @@ from bot.cogs.common import (
     game_locale,
     in_time,
     mention,
-    note_locales,
     picture_names,
     public_locale,
     reply,
@@ -213,7 +212,10 @@ class Info(commands.Cog):
 
         async def work() -> None:
             await service.set_notify(user_id=interaction.user.id, on=on)
-            await note_locales(self.bot, interaction, store=on)  # the language of the DMs
+            if on:  # the language of the direct messages
+                await service.remember_locale(
+                    user_id=interaction.user.id, locale=user_locale(interaction)
+                )
 
         _done, deferred = await in_time(interaction, work(), ephemeral=True)
         message = (
@@ -308,6 +310,7 @@ class Info(commands.Cog):
             reason = ""
             if e.reason:
                 reason = f" ({translate(locale, REASONS.get(e.reason, e.reason))})"
+            size, when = f"{e.width}×{e.height}", f"<t:{int(e.finished.timestamp())}:R>"
             entry = _(
                 "#{game_id} {outcome} {score}–{opponent_score} vs {opponent} as {colour}, "
                 "{size}{reason}{delta} {when}",
@@ -317,10 +320,10 @@ class Info(commands.Cog):
                 opponent_score=e.opponent_score,
                 opponent=mention(e.opponent_id),
                 colour=text.label(e.colour, locale),
-                size=f"{e.width}×{e.height}",
+                size=size,
                 reason=reason,
                 delta=delta,
-                when=f"<t:{int(e.finished.timestamp())}:R>",
+                when=when,
             )
             lines.append(translate(locale, entry))
         embed = discord.Embed(

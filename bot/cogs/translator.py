@@ -12,10 +12,12 @@ other players name).
 
 from __future__ import annotations
 
+import re
+
 import discord
 from discord import app_commands
 
-from bot.i18n import DISCORD_LOCALES, is_translated, translate
+from bot.i18n import DISCORD_LOCALES, LANGUAGE_NAMES, is_translated, translate
 
 # Where a translation is given (names stay English: see the module's docstring).
 TRANSLATED_LOCATIONS = frozenset(
@@ -26,6 +28,15 @@ TRANSLATED_LOCATIONS = frozenset(
         app_commands.TranslationContextLocation.choice_name,
     }
 )
+
+
+_SIZE = re.compile(r"\d+x\d+")
+
+
+def is_language_neutral(message: str) -> bool:
+    """Whether a choice reads the same in every language (a board size, a language's own
+    name): it needs no translation."""
+    return bool(_SIZE.fullmatch(message)) or message in LANGUAGE_NAMES.values()
 
 
 def command_text(locale: str, message: str) -> str | None:
