@@ -50,6 +50,7 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
     plural: str | None = None
     n: int | None = None
+    context: str | None = None  # gettext's msgctxt: the same English, another sense
 
     def render(self, locale: str | None) -> str:
         """The sentence in ``locale`` (see ``translate``)."""
@@ -72,6 +73,11 @@ def _(msgid: str, /, **params: Any) -> Message:
 def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> Message:
     """A counted sentence: the catalogue picks the plural form for ``n`` (``{n}`` is the count)."""
     return Message(singular, params, plural, n)
+
+
+def pgettext(context: str, msgid: str, /, **params: Any) -> Message:
+    """A sentence whose English reads like another's but whose sense differs (``context``)."""
+    return Message(msgid, params, context=context)
 
 
 def N_(msgid: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
@@ -135,7 +141,10 @@ def translate(locale: object | None, message: Text, /, **params: Any) -> str:
     if isinstance(message, str):
         text = found.gettext(message) if message else message
         return text.format(**_rendered(language, params)) if params else text
-    if message.plural is not None and message.n is not None:
+    if message.context is not None:
+        text = found.pgettext(message.context, message.msgid)
+        fields = dict(message.params)
+    elif message.plural is not None and message.n is not None:
         text = found.ngettext(message.msgid, message.plural, message.n)
         fields = {"n": message.n, **message.params}
     else:
@@ -257,6 +266,11 @@ COMMAND_TEXTS = (
     N_("How strong the computer plays (default medium)"),
     N_("Resign a game (asks first)"),
     N_("Take back your last move and the computer's reply"),
+    N_("A game clock instead: total minutes + seconds a move, e.g. 5+5, 10+0, 3d+1d"),
+    N_("Allow takebacks by consent (default: only in unrated games)"),
+    N_("A player's sticker book"),
+    N_("Whose book (default: yours)"),
+    N_("Ask your opponent to take back your last move"),
 )
 
 

@@ -21,11 +21,13 @@ def game_png(
     clock: timedelta | str | None = None,
     marks: Iterable[Point] = (),
     preview: StopPreview | None = None,
+    times: Mapping[Player, timedelta] | None = None,
     words: Words = ENGLISH,
 ) -> bytes:
     """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
-    with ``preview``, what that stop would do (its dots crossed, a header saying so); the
-    header in ``words`` (``bot.i18n.words(locale)``)."""
+    with ``preview``, what that stop would do (its dots crossed, a header saying so);
+    ``times``: each player's time left on a game clock, in the header; the header in
+    ``words`` (``bot.i18n.words(locale)``)."""
     return render_png(
         game,
         names=dict(names),
@@ -34,6 +36,7 @@ def game_png(
         highlight_last=True,
         preview=preview,
         words=words,
+        times=times,
     )
 
 

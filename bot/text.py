@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.games.computer import COMPUTER_NAMES
+from bot.games.game_clock import ClockState, GameClock, describe_left
 from bot.i18n import (
     N_,
     REASONS,
@@ -163,18 +164,61 @@ def describe_options(
     clock: timedelta | None,
     rated: bool,
     locale: str = SOURCE,
+    game_clock: GameClock | None = None,
+    takebacks: bool | None = None,
 ) -> str:
-    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``."""
+    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``
+    (a game clock instead of the move clock when there is one; takebacks when told)."""
     parts = [f"{width}×{height}", translate(locale, RULE_NAMES.get(rules, rules))]
     if start != "empty":
         parts.append(translate(locale, _("start: {start}", start=start)))
-    if clock is None:
+    if game_clock is not None:
+        parts.append(
+            translate(
+                locale,
+                _(
+                    "game clock {name} ({description})",
+                    name=game_clock.name,
+                    description=clock_description(game_clock, locale),
+                ),
+            )
+        )
+    elif clock is None:
         parts.append(translate(locale, N_("server's default clock")))
     else:
         duration = format_duration(clock, locale=locale)
         parts.append(translate(locale, _("{clock} a move", clock=duration)))
     parts.append(translate(locale, N_("rated") if rated else N_("unrated")))
+    if takebacks is not None:
+        parts.append(
+            translate(locale, N_("takebacks allowed") if takebacks else N_("no takebacks"))
+        )
     return ", ".join(parts)
+
+
+# -- takebacks and game clocks ---
+
+
+def clock_description(clock: GameClock, locale: str = SOURCE) -> str:
+    """A game clock in words: ``"5 min each, 5 s more a move"``."""
+    each = format_duration(clock.total, locale=locale)
+    if not clock.increment:
+        return translate(locale, _("{each} each, nothing added a move", each=each))
+    more = format_duration(clock.increment, locale=locale)
+    return translate(locale, _("{each} each, {more} more a move", each=each, more=more))
+
+
+def game_clock_line(
+    clock: GameClock, state: ClockState, now: datetime, *, locale: str = SOURCE
+) -> str:
+    """Both players' time left on a game clock: ``"Game clock 5+5: Pink 4:59, Blue 5:00"``."""
+    left = _(
+        "Game clock {name}: Pink {pink}, Blue {blue}",
+        name=clock.name,
+        pink=describe_left(state.time_left(Player.PINK, now)),
+        blue=describe_left(state.time_left(Player.BLUE, now)),
+    )
+    return translate(locale, left)
 
 
 def turn_line(game: Game, names: Names, *, left: str = "", locale: str = SOURCE) -> str:

@@ -45,6 +45,8 @@ class Header:
     scores: tuple[int, int]
     status: str = ""
     status_player: Player | None = None
+    # Each player's time left on a game clock ("4:59"), shown after their score.
+    times: tuple[str, str] | None = None
 
 
 class Shape:
@@ -189,12 +191,15 @@ def scene_of(
     status: str | None = None,
     preview: StopPreview | None = None,
     words: Words = ENGLISH,
+    times: Mapping[Player, Clock] | None = None,
 ) -> Scene:
     """The scene of a game or a board (a board has no turn: its header shows the scores).
 
     ``status``, when given, replaces the header's second line (whose turn it is, or the result).
     ``preview`` shows what a stop would do (rule 8.2): its dots crossed, and a header that
     says it is a preview. ``words`` are the header's words (in the reader's language).
+    ``times``: each player's time left on a game clock, shown after their
+    score.
     """
     shown = name_pair(names, words)
     if preview is not None:
@@ -223,7 +228,15 @@ def scene_of(
         bases=shapes(lay, board.bases, fresh),
         last=last,
         marks=tuple(board.point(p) for p in marks),
-        header=Header(shown, scores, line, player),
+        header=Header(
+            shown,
+            scores,
+            line,
+            player,
+            None
+            if times is None
+            else (clock_text(times[Player.PINK], words), clock_text(times[Player.BLUE], words)),
+        ),
     )
 
 
@@ -391,11 +404,14 @@ class _Canvas:
             self.swatch(player, size * 0.36, (x + size * 0.36, line1))
             score = str(header.scores[n])
             name_x = x + size * 0.72 + size * 0.35
-            room = half - (name_x - x) - face.getlength(score) - size
+            time = f"  {header.times[n]}" if header.times else ""
+            room = half - (name_x - x) - face.getlength(score + time) - size
             name = fit(header.names[n], size, room)
             self.text(name, size, (name_x, line1), INK)
             score_x = name_x + face.getlength(name) + size * 0.5
             self.text(score, size, (score_x, line1), COLOURS[player].dark)
+            if time:
+                self.text(time, size, (score_x + face.getlength(score), line1), LABEL)
         x = float(x0)
         if header.status_player is not None:
             self.swatch(header.status_player, small * 0.3, (x + small * 0.3, line2))

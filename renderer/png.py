@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from engine import Board, Game, Point, StopPreview
+from engine import Board, Game, Player, Point, StopPreview
 from renderer.layout import layout
 from renderer.palette import to_palette
 from renderer.picture import Clock, Names, paint, scene_of
@@ -35,6 +35,7 @@ def render_png(
     status: str | None = None,
     preview: StopPreview | None = None,
     words: Words = ENGLISH,
+    times: Mapping[Player, Clock] | None = None,
 ) -> bytes:
     """The PNG of a game or a board.
 
@@ -46,7 +47,8 @@ def render_png(
     ``status`` replaces the line under the names (whose turn it is, or the result).
     ``preview`` draws what a stop would do now (``Game.stop_preview``): its dots crossed and
     the header marked as a preview. ``words`` are the header's words (``ENGLISH`` unless the
-    caller passes its reader's language).
+    caller passes its reader's language). ``times`` is each player's time left on a game clock
+    (as ``clock``), shown after their score.
 
     Raises:
         InvalidPointError, OffBoardError: a mark that is not a point of this board.
@@ -62,6 +64,7 @@ def render_png(
         highlight_last=highlight_last,
         status=status,
         words=words,
+        times=times,
         preview=preview,
     )
     image = to_palette(paint(lay, scene, labels=labels))

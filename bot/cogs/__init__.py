@@ -5,13 +5,19 @@ pyproject.toml hold every other module to that.
 """
 
 from bot.cogs.admin import Admin
-from bot.cogs.buttons import DYNAMIC_ITEMS, Starts
+from bot.cogs.buttons import DYNAMIC_ITEMS as BUTTONS
+from bot.cogs.buttons import Starts
 from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES, Events
 from bot.cogs.info import Info
 from bot.cogs.play import Play
+from bot.cogs.rematch import DYNAMIC_ITEMS as REMATCH_BUTTONS
+from bot.cogs.stickers import Stickers
+from bot.cogs.takebacks import DYNAMIC_ITEMS as TAKEBACK_BUTTONS
+from bot.cogs.takebacks import Takebacks
 
-COGS = (Play, Computer, Info, Admin, Events, Starts)
+COGS = (Play, Computer, Info, Admin, Events, Starts, Takebacks, Stickers)
+DYNAMIC_ITEMS = (*BUTTONS, *REMATCH_BUTTONS, *TAKEBACK_BUTTONS)
 
 __all__ = [
     "COGS",
@@ -23,4 +29,6 @@ __all__ = [
     "Info",
     "Play",
     "Starts",
+    "Stickers",
+    "Takebacks",
 ]

@@ -40,6 +40,7 @@ from bot.games import (
     is_computer,
     utc_now,
 )
+from bot.games.stickers import new_sticker_line
 from bot.i18n import N_, SOURCE, Text, _, normalize, translate, words
 from bot.pictures import game_gif, game_png
 from engine import DotsError, Player, Point, StopPreview
@@ -498,6 +499,7 @@ async def picture_file(
     names = await picture_names(bot, view)
     if locale is None:
         locale = await game_locale(bot, view.guild_id)
+    times = view.times_left(utc_now()) if view.is_running else None
     png = await asyncio.to_thread(
         game_png,
         view.game,
@@ -506,6 +508,7 @@ async def picture_file(
         marks=tuple(marks),
         preview=preview,
         words=words(locale),
+        times=times,
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
@@ -531,6 +534,10 @@ def status_text(view: GameView, *, headline: str = "", locale: str = SOURCE) -> 
         lines.append(translate(locale, N_("The game was aborted: no result, no rating change.")))
     else:
         lines.append(text.turn_line(game, names, left=left, locale=locale))
+    if view.game_clock is not None and view.clock_state is not None:
+        lines.append(
+            text.game_clock_line(view.game_clock, view.clock_state, utc_now(), locale=locale)
+        )
     play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`", locale=locale)
     if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
         lines.append(play_on)
@@ -552,7 +559,7 @@ async def outcome_message(
     headline = text.action_line(view.game, mentions(view), locale=locale) if outcome.action else ""
     if earlier:
         headline = f"{earlier}\n{headline}" if headline else earlier
-    content = status_text(view, headline=headline, locale=locale)
+    content = status_text(view, headline=with_stickers(headline, outcome, locale), locale=locale)
     files = [await picture_file(bot, view, locale=locale)]
     if outcome.is_over:
         content += rating_line(outcome, locale)
@@ -580,8 +587,21 @@ def minimal_message(outcome: MoveOutcome, locale: str = SOURCE) -> str:
         nobody = translate(locale, N_("Nobody moved in time."))
         return status_text(view, headline=nobody, locale=locale)
     headline = text.action_line(view.game, mentions(view), locale=locale) if outcome.action else ""
+    headline = with_stickers(headline, outcome, locale)
     extra = rating_line(outcome, locale) if outcome.is_over else ""
     return status_text(view, headline=headline, locale=locale) + extra
+
+
+def with_stickers(headline: str, outcome: MoveOutcome, locale: str = SOURCE) -> str:
+    """``headline`` and a line for each sticker the action earned: ``"<@1>: New sticker!
+    Trap"`` (the first of its kind for that player) or ``"<@1>: Sticker: Trap"``."""
+    lines = [headline] if headline else []
+    lines += [
+        f"{mention(news.user_id)}: "
+        + new_sticker_line(news.sticker, first_ever=news.first_ever, locale=locale)
+        for news in outcome.stickers
+    ]
+    return "\n".join(lines)
 
 
 async def announce(
@@ -601,17 +621,18 @@ async def announce(
     locale = await game_locale(bot, view.guild_id)
     content, files = await outcome_message(bot, outcome, earlier=earlier, locale=locale)
     minimal = minimal_message(outcome, locale)
+    buttons = result_buttons(view, locale) if outcome.is_over else None
     if interaction is None:
-        await send_to_game(bot, view, content, files=files, minimal=minimal)
+        await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
     else:
         try:
-            await follow_up(interaction, content, files=files)
+            await follow_up(interaction, content, files=files, **_with(buttons))
             interaction.extras.pop(PUBLIC_DEFERRAL, None)
         except discord.NotFound:
             # The interaction's token expired: the action stands, so post it in the thread
             # (with fresh files: the failed upload has read the first ones).
             content, files = await outcome_message(bot, outcome, earlier=earlier)
-            await send_to_game(bot, view, content, files=files, minimal=minimal)
+            await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
         except discord.HTTPException as error:
             log.warning(
                 "game %s: the answer to interaction %s was refused (%s); shown another way",
@@ -635,18 +656,47 @@ async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
     """Show an outcome whose follow-up Discord refused: in the deferral itself (an edit, not
     a follow-up: the refused post is then not asked again), else in the game's thread."""
     view = outcome.view
+    buttons = (
+        result_buttons(view, await game_locale(bot, view.guild_id)) if outcome.is_over else None
+    )
     try:
         if is_refused_body(error):
-            await edit_original(interaction, minimal, attachments=[])
+            await edit_original(interaction, minimal, attachments=[], **_with(buttons))
         else:
             content, files = await outcome_message(bot, outcome, earlier=earlier)
-            await edit_original(interaction, content, attachments=files)
+            await edit_original(interaction, content, attachments=files, **_with(buttons))
         interaction.extras.pop(PUBLIC_DEFERRAL, None)
         return
     except discord.HTTPException:
         await clear_deferral(interaction)
     content, files = await outcome_message(bot, outcome, earlier=earlier)
-    await send_to_game(bot, view, content, files=files, minimal=minimal)
+    await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
+
+
+# -- the result post's buttons (issue 13 item 1) ---
+# The Rematch button's custom id; ``bot.cogs.rematch.RematchButton`` (a dynamic item) answers
+# its clicks. Built here, without that class, because every result is posted from here.
+REMATCH_CUSTOM_ID = "dots:rematch:offer:{game_id}"
+
+
+def result_buttons(view: GameView, locale: str = SOURCE) -> discord.ui.View | None:
+    """The buttons under a game's result: Rematch, for a game that is over (not aborted)."""
+    if view.status != "over":
+        return None
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        discord.ui.Button(
+            label=translate(locale, N_("Rematch")),
+            style=discord.ButtonStyle.primary,
+            custom_id=REMATCH_CUSTOM_ID.format(game_id=view.game_id),
+        )
+    )
+    return buttons
+
+
+def _with(buttons: discord.ui.View | None) -> dict[str, Any]:
+    """``view=buttons`` for a post that has buttons, nothing for one that has none."""
+    return {} if buttons is None else {"view": buttons}
 
 
 async def send_to_game(
@@ -656,19 +706,23 @@ async def send_to_game(
     *,
     files: Sequence[discord.File] = (),
     minimal: str = "",
+    buttons: discord.ui.View | None = None,
 ) -> discord.Message | None:
-    """Post in a game's thread (or channel); None when Discord refuses. When it refuses the
-    post for what it holds, ``minimal`` (the same news without extras) is posted instead."""
+    """Post in a game's thread (or channel), with ``buttons`` if given; None when Discord
+    refuses. When it refuses the post for what it holds, ``minimal`` (the same news without
+    extras) is posted instead."""
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     try:
-        return await send(channel, content, files=list(files))  # type: ignore[no-any-return]
+        return await send(  # type: ignore[no-any-return]
+            channel, content, files=list(files), **_with(buttons)
+        )
     except discord.HTTPException as error:
         if minimal and is_refused_body(error):
             log.warning(
                 "game %s: post refused (%s); posting it without extras", view.game_id, error
             )
             try:
-                return await send(channel, minimal)  # type: ignore[no-any-return]
+                return await send(channel, minimal, **_with(buttons))  # type: ignore[no-any-return]
             except discord.HTTPException:
                 pass
         log.warning("could not post in the thread of game %s", view.game_id)

@@ -30,6 +30,7 @@ from bot.cogs.play import game_choices
 from bot.cogs.posts import follow_up
 from bot.cogs.starts import start_against_computer
 from bot.games import GameView, Refusal, is_computer
+from bot.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +63,10 @@ class Computer(commands.Cog):
         start: str = "empty",
         clock: int | None = None,
         colour: str = "random",
+        time: str | None = None,
     ) -> None:
         """Start a game against the computer in a new thread."""
-        options = game_options(size, rules, start, clock, colour, rated=False)
+        options = game_options(size, rules, start, clock, colour, rated=False, time=time)
         await start_against_computer(interaction, level, options)
 
     @app_commands.autocomplete(game=game_choices)
@@ -81,7 +83,7 @@ class Computer(commands.Cog):
             mine = [v for v in several.games if against_computer(v)]
             if len(mine) != 1:
                 raise Refusal(
-                    "you have several running games: say which one with the `game` option"
+                    N_("you have several running games: say which one with the `game` option")
                 ) from None
             view = mine[0]
         here = in_game_channel(interaction, view)

@@ -14,7 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.buttons import challenge_view
+from bot.cogs.buttons import challenge_view, expired_text
 from bot.cogs.common import (
     GameBot,
     announce,
@@ -77,16 +77,16 @@ class Events(commands.Cog):
         )
         message = channel.get_partial_message(challenge.message_id)
         locale = await game_locale(self.bot, challenge.guild_id)
-        expired = _(
-            "The challenge of <@{challenger}> to <@{opponent}> expired unanswered.",
-            challenger=challenge.challenger_id,
-            opponent=challenge.opponent_id,
-        )
         try:
             await edit_message(
                 message,
-                content=translate(locale, expired),
-                view=challenge_view(challenge.challenge_id, disabled=True),
+                content=expired_text(challenge, locale),
+                view=challenge_view(
+                    challenge.challenge_id,
+                    disabled=True,
+                    open_to_anyone=challenge.opponent_id is None,
+                    locale=locale,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
@@ -139,6 +139,10 @@ class Events(commands.Cog):
         home = await self.bot.service.game(outcome.view.game_id)
         if home.thread_id != outcome.view.thread_id:
             outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
+        # Stickers earned during a run alone are announced with its last action.
+        earned = tuple(news for each in event.outcomes for news in each.stickers)
+        if earned != outcome.stickers:
+            outcome = replace(outcome, stickers=earned)
         locale = await game_locale(self.bot, outcome.view.guild_id)
         await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1], locale))
 

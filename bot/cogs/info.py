@@ -13,6 +13,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
+from babel.dates import format_date
 from discord import app_commands
 from discord.ext import commands
 
@@ -29,8 +30,9 @@ from bot.cogs.common import (
     user_locale,
 )
 from bot.cogs.posts import answer, follow_up, plain_name
-from bot.games import NoSuchGame, Refusal
-from bot.i18n import N_, REASONS, SOURCE, _, ngettext, translate, words
+from bot.games import NoSuchGame, PlayerStats, Refusal
+from bot.games.queries import MonthStanding, MonthTable, Period
+from bot.i18n import N_, REASONS, SOURCE, _, ngettext, pgettext, translate, words
 from bot.pictures import game_gif, game_png
 from engine import Game, Player, Point, sgf
 from renderer.words import ENGLISH, Words
@@ -56,7 +58,9 @@ the computer's reply.
 - `/end`: make no more moves (asks first); `/resign`: give up (asks first).
 - `/board`, `/games`: the current picture; your running games with links.
 - `/notify on`: a direct message when it is your turn in games with a clock of an hour or more.
-- `/leaderboard`, `/stats`, `/history`: this server's ratings and records.
+- `/leaderboard [period]`, `/stats`, `/history`: this server's ratings and records (all \
+time, or this month's table by points).
+- `/stickers [user]`: a player's sticker book.
 - `/export game:12`: a game's record (SGF) and an animated replay.
 Admins (Manage Server): `/dots-admin cancel`, `/dots-admin settings`.""")
 
@@ -229,9 +233,22 @@ class Info(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=N_("This server's best players"))
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """The server's top players: rating, games, wins, losses, draws."""
+    @app_commands.describe(period=N_("All time (by rating, the default) or this month (by points)"))
+    @app_commands.choices(period=[app_commands.Choice(name=p.label, value=p.value) for p in Period])
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], period: str = Period.ALL_TIME.value
+    ) -> None:
+        """The server's top players: all time by rating (games, wins, losses, draws), or this
+        month's table by points."""
         assert interaction.guild_id is not None
+        if period == Period.MONTH:
+            table, deferred = await in_time(
+                interaction,
+                self.bot.service.month_leaderboard(guild_id=interaction.guild_id, limit=10),
+            )
+            locale = await public_locale(interaction)
+            await reply(interaction, deferred, embed=month_embed(table, locale))
+            return
         rows, deferred = await in_time(
             interaction, self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
         )
@@ -262,8 +279,8 @@ class Info(commands.Cog):
         """A player's rating, rank and record in this server."""
         assert interaction.guild_id is not None
         who = user or interaction.user
-        s, deferred = await in_time(
-            interaction, self.bot.service.stats(guild_id=interaction.guild_id, user_id=who.id)
+        (s, month), deferred = await in_time(
+            interaction, stats_and_month(self.bot, guild_id=interaction.guild_id, user_id=who.id)
         )
         locale = await public_locale(interaction)
         rank = f"#{s.rank}" if s.rank else translate(locale, N_("unranked"))
@@ -287,7 +304,11 @@ class Info(commands.Cog):
         running = translate(locale, _("{record}; {n} running", record=record, n=s.running))
         embed = discord.Embed(
             title=translate(locale, _("Dots: {name}", name=plain_name(who.display_name))),
-            description=translate(locale, rating) + "\n" + running,
+            description=translate(locale, rating)
+            + "\n"
+            + running
+            + "\n"
+            + month_line(month, locale),
         )
         await reply(interaction, deferred, embed=embed)
 
@@ -381,6 +402,100 @@ class Info(commands.Cog):
 
 
 OUTCOMES = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw"), "aborted": N_("aborted")}
+
+
+# -- leaderboard periods (issue 13 item 6): every word of the monthly table here ------------
+
+MONTH_RULE = N_(
+    "This month (UTC), rated games: 1 point a win, ½ a draw; equal points: more rating "
+    "gained this month first."
+)
+MONTH_EMPTY = N_("No rated game finished this month yet: `/challenge` someone!")
+
+
+def points_text(points: float) -> str:
+    """Points as players write them: ``"3"``, ``"2½"``, ``"½"``."""
+    whole, half = divmod(round(points * 2), 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def points_phrase(points: float, locale: str = SOURCE, *, bold: bool = False) -> str:
+    """Points with their word: ``"1 point"``, ``"3 points"``, ``"½ point"``, ``"2½ points"``
+    (a fraction takes its own form in Polish, Russian and Ukrainian); ``bold``: the number."""
+    shown = points_text(points)
+    shown = f"**{shown}**" if bold else shown
+    if round(points * 2) % 2 == 0:
+        return translate(
+            locale, ngettext("{points} point", "{points} points", round(points), points=shown)
+        )
+    if points <= 1:
+        return translate(locale, pgettext("a fraction", "{points} point", points=shown))
+    return translate(locale, pgettext("a fraction", "{points} points", points=shown))
+
+
+def month_embed(table: MonthTable, locale: str = SOURCE) -> discord.Embed:
+    """The monthly table: rank, player, points, record and rating gained; the rule below."""
+    lines = [
+        translate(
+            locale,
+            _(
+                "{rank}. {player} {points}: {record}, {gained} rating",
+                rank=row.rank,
+                player=mention(row.user_id),
+                points=points_phrase(row.points, locale, bold=True),
+                record=text.record_line(
+                    games=row.games,
+                    wins=row.wins,
+                    losses=row.losses,
+                    draws=row.draws,
+                    locale=locale,
+                ),
+                gained=f"{round(row.gained):+d}",
+            ),
+        )
+        for row in table.rows
+    ]
+    month = format_date(table.start, "LLLL yyyy", locale=babel_locale(locale))
+    embed = discord.Embed(
+        title=translate(locale, _("Dots leaderboard: {month}", month=month)),
+        description="\n".join(lines) or translate(locale, MONTH_EMPTY),
+    )
+    embed.set_footer(text=translate(locale, MONTH_RULE))
+    return embed
+
+
+def month_line(month: MonthStanding | None, locale: str = SOURCE) -> str:
+    """A player's place this month for /stats."""
+    if month is None:
+        return translate(locale, N_("This month: no rated game finished yet."))
+    games = translate(locale, ngettext("{n} game", "{n} games", month.games))
+    return translate(
+        locale,
+        _(
+            "This month: #{rank}, {points} ({games})",
+            rank=month.rank,
+            points=points_phrase(month.points, locale),
+            games=games,
+        ),
+    )
+
+
+def babel_locale(locale: str) -> str:
+    """Babel's name of a bot locale (English is en_US)."""
+    return "en_US" if locale == SOURCE else locale
+
+
+async def stats_and_month(
+    bot: GameBot, *, guild_id: int, user_id: int
+) -> tuple[PlayerStats, MonthStanding | None]:
+    """A player's stats and place in this month's table (one piece of work for in_time)."""
+    service = bot.service
+    return (
+        await service.stats(guild_id=guild_id, user_id=user_id),
+        await service.month_standing(guild_id=guild_id, user_id=user_id),
+    )
 
 
 def megabytes(size: int) -> str:

@@ -14,7 +14,8 @@ from discord import app_commands
 
 from bot import text
 from bot.games import MAX_CLOCK, MIN_CLOCK, GameOptions, Refusal
-from engine import NAMED_SIZES, Colour, Level, Rules, Start, parse_size
+from bot.games.game_clock import GameClock
+from engine import NAMED_SIZES, Colour, Level, OptionError, Rules, Start, parse_size
 
 SIZE_CHOICES = [app_commands.Choice(name=name, value=name) for name in NAMED_SIZES]
 RULES_CHOICES = [
@@ -44,7 +45,9 @@ OPTION_DESCRIPTIONS = {
     "start": "Starting position (default: empty board)",
     "clock": "Time for each move (default: the server's default clock)",
     "colour": "Your colour (Pink moves first; default random)",
+    "time": "A game clock instead: total minutes + seconds a move, e.g. 5+5, 10+0, 3d+1d",
 }
+TAKEBACKS_DESCRIPTION = "Allow takebacks by consent (default: only in unrated games)"
 OPTION_CHOICES: dict[str, list[Any]] = {
     "size": SIZE_CHOICES,
     "rules": RULES_CHOICES,
@@ -82,15 +85,51 @@ def clock_option(seconds: int | None) -> timedelta | None:
     return timedelta(seconds=seconds)
 
 
-def game_options(
-    size: str, rules: str, start: str, clock: int | None, colour: str, *, rated: bool
-) -> GameOptions:
-    """The GameOptions that a command's options ask for.
+# -- game clocks ---
+
+BOTH_CLOCKS = (
+    "choose either a clock per move (`clock`) or a game clock (`time`), not both: "
+    "a game clock replaces the clock per move"
+)
+
+
+def time_option(value: str | None) -> GameClock | None:
+    """The game clock a ``time`` option gives (``"5+5"``: 5 minutes each, 5 seconds a move).
 
     Raises:
-        Refusal: a size or clock out of range.
+        Refusal: not a game clock, or out of range (the parser's message says how to write it).
+    """
+    if value is None:
+        return None
+    try:
+        return GameClock.parse(value[:60])
+    except OptionError as error:
+        message = str(error)
+        # "'x' is not a game clock: ...": say which option, so the answer reads as a sentence.
+        raise Refusal(message if message[0].isalpha() else f"time: {message}") from None
+
+
+def game_options(
+    size: str,
+    rules: str,
+    start: str,
+    clock: int | None,
+    colour: str,
+    *,
+    rated: bool,
+    time: str | None = None,
+    takebacks: bool | None = None,
+) -> GameOptions:
+    """The GameOptions that a command's options ask for (``time``: a game clock, which
+    replaces the clock per move; ``takebacks``: None for the default, see GameOptions).
+
+    Raises:
+        Refusal: a size or clock out of range, or both a move clock and a game clock.
     """
     width, height = size_option(size)
+    game_clock = time_option(time)
+    if game_clock is not None and clock is not None:
+        raise Refusal(BOTH_CLOCKS)
     return GameOptions(
         width=width,
         height=height,
@@ -99,4 +138,6 @@ def game_options(
         clock=clock_option(clock),
         colour=colour,  # type: ignore[arg-type]
         rated=rated,
+        game_clock=game_clock,
+        takebacks=takebacks,
     )

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from bot.games import convert
 from bot.games.computer import LEVEL_OF, is_computer
@@ -22,6 +23,7 @@ from bot.games.errors import (
     OptionOutOfRange,
     Refusal,
 )
+from bot.games.game_clock import ClockState, reminder_clock
 from bot.games.models import (
     CHALLENGE_TTL,
     DEFAULT_CLOCK,
@@ -31,7 +33,8 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
-from bot.storage.rows import ChallengeRow, GameRow
+from bot.i18n import N_, _
+from bot.storage.rows import ANYONE, ChallengeRow, GameRow
 from bot.storage.store import OverLimitError
 from engine.starts import start_dots
 
@@ -53,7 +56,7 @@ class LimitReached(Refusal):
     """A member is at one of the server's per-user limits (``UserLimits``)."""
 
 
-def _limit_message(over: OverLimitError, user_id: int) -> str:
+def limit_message(over: OverLimitError, user_id: int) -> str:
     """The refusal for ``user_id`` when ``over`` is passed (theirs or their opponent's)."""
     who, has = ("you", "have") if over.user_id == user_id else (f"<@{over.user_id}>", "has")
     if over.kind == "challenges":
@@ -83,11 +86,12 @@ class ChallengeCases(ServiceCore):
         guild_id: int,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         options: GameOptions | None = None,
         opponent_is_bot: bool = False,
     ) -> Challenge:
-        """Challenge ``opponent_id`` to a game; it expires unanswered after 10 minutes.
+        """Challenge ``opponent_id`` to a game, or with None anyone in the server (an open
+        challenge: the first to accept plays); it expires unanswered after 10 minutes.
 
         A clock of None in the options becomes the server's default move clock now.
 
@@ -97,16 +101,16 @@ class ChallengeCases(ServiceCore):
         """
         options = options or GameOptions()
         if opponent_id == challenger_id:
-            raise CannotChallengeSelf("you cannot challenge yourself")
+            raise CannotChallengeSelf(N_("you cannot challenge yourself"))
         if opponent_is_bot:
             raise CannotChallengeBot(
-                "you cannot challenge a bot; to play the computer, use /play-computer"
+                N_("you cannot challenge a bot; to play the computer, use /play-computer")
             )
         await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
-        if clock is None:
+        if clock is None and options.game_clock is None:
             clock = (await self.guild_settings(guild_id=guild_id)).default_clock
-        seconds = convert.clock_seconds(clock)
+        seconds = _move_clock(options, clock)
         now = self.now()
         row = ChallengeRow(
             challenge_id=0,
@@ -114,7 +118,7 @@ class ChallengeCases(ServiceCore):
             channel_id=channel_id,
             message_id=None,
             challenger_id=challenger_id,
-            opponent_id=opponent_id,
+            opponent_id=ANYONE if opponent_id is None else opponent_id,
             width=options.width,
             height=options.height,
             rules=options.rules,
@@ -126,6 +130,7 @@ class ChallengeCases(ServiceCore):
             created=to_ts(now),
             expires=to_ts(now + CHALLENGE_TTL),
             game_id=None,
+            **clock_and_takebacks(options),
         )
         limits = await self.user_limits(guild_id=guild_id)
         try:
@@ -133,9 +138,14 @@ class ChallengeCases(ServiceCore):
                 row, now=to_ts(now), max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
-            raise LimitReached(_limit_message(over, challenger_id)) from None
+            raise LimitReached(limit_message(over, challenger_id)) from None
+        if stored is None and opponent_id is None:
+            raise ChallengeExists(
+                "you already have an open challenge to anyone in this server: wait for "
+                "someone to take it, or withdraw it"
+            )
         if stored is None:
-            raise ChallengeExists("there is already an open challenge between you two")
+            raise ChallengeExists(N_("there is already an open challenge between you two"))
         self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
         return convert.challenge_value(stored)
 
@@ -150,30 +160,37 @@ class ChallengeCases(ServiceCore):
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.challenge(challenge_id)
         if row is None:
-            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+            raise NoSuchChallenge(
+                _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
+            )
         return row
 
     async def accept(self, *, challenge_id: int, user_id: int) -> GameView:
-        """The challenged player accepts: the game starts and Pink's clock runs.
+        """The challenged player accepts (anyone but the challenger, for an open challenge:
+        the first accept stored wins): the game starts and Pink's clock runs.
 
         Raises:
-            NoSuchChallenge, NotYourChallenge, ChallengeClosed (also when it has expired),
+            NoSuchChallenge, NotYourChallenge, CannotChallengeSelf (one's own open
+            challenge), ChallengeClosed (also when it has expired, or another took it),
             LimitReached (either player's running games).
         """
         ch = await self._challenge_row(challenge_id)
-        if user_id != ch.opponent_id:
-            raise NotYourChallenge("only the challenged player can accept this challenge")
+        if ch.opponent_id == ANYONE and user_id == ch.challenger_id:
+            raise CannotChallengeSelf(
+                N_(
+                    "you cannot accept your own challenge: wait for someone to take it, or "
+                    "withdraw it"
+                )
+            )
+        if ch.opponent_id not in {ANYONE, user_id}:
+            raise NotYourChallenge(N_("only the challenged player can accept this challenge"))
         now = self.now()
         if ch.status != "open" or ch.expires <= to_ts(now):
             raise ChallengeClosed(_closed_message(ch, now))
         challenger_pink = ch.colour == "pink" or (
             ch.colour == "random" and self._rng.random() < 0.5
         )
-        pink, blue = (
-            (ch.challenger_id, ch.opponent_id)
-            if challenger_pink
-            else (ch.opponent_id, ch.challenger_id)
-        )
+        pink, blue = (ch.challenger_id, user_id) if challenger_pink else (user_id, ch.challenger_id)
         row = await self._new_game_row(
             guild_id=ch.guild_id,
             channel_id=ch.channel_id,
@@ -188,10 +205,10 @@ class ChallengeCases(ServiceCore):
         limits = await self.user_limits(guild_id=ch.guild_id)
         try:
             stored = await self.store.accept_challenge_within(
-                challenge_id, row, now=to_ts(now), max_games=limits.games
+                challenge_id, row, now=to_ts(now), max_games=limits.games, taker=user_id
             )
         except OverLimitError as over:
-            raise LimitReached(_limit_message(over, user_id)) from None
+            raise LimitReached(limit_message(over, user_id)) from None
         if stored is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(challenge_id), now))
         self._clock_changed(ClockChange(None, challenge_id, None))
@@ -218,9 +235,9 @@ class ChallengeCases(ServiceCore):
         """
         options = options or GameOptions()
         if pink_id == blue_id:
-            raise CannotChallengeSelf("you cannot play against yourself")
+            raise CannotChallengeSelf(N_("you cannot play against yourself"))
         await asyncio.to_thread(convert.check_options, options)
-        seconds = convert.clock_seconds(options.clock or DEFAULT_CLOCK)
+        seconds = _move_clock(options, options.clock or DEFAULT_CLOCK)
         now = to_ts(self.now())
         row = await self._new_game_row(
             guild_id=guild_id,
@@ -245,7 +262,7 @@ class ChallengeCases(ServiceCore):
                     computer_ids=tuple(LEVEL_OF),
                 )
             except OverLimitError as over:
-                raise LimitReached(_limit_message(over, user_id)) from None
+                raise LimitReached(limit_message(over, user_id)) from None
         else:
             stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
@@ -273,7 +290,7 @@ class ChallengeCases(ServiceCore):
         dots = await asyncio.to_thread(
             start_dots, options.start, options.width, options.height, seed
         )
-        return GameRow(
+        row = GameRow(
             game_id=0,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -301,7 +318,17 @@ class ChallengeCases(ServiceCore):
             finished=None,
             deadline=now + clock,
             reminder_sent=False,
+            **clock_and_takebacks(options),
         )
+        if options.game_clock is not None:
+            # Pink's game clock runs from the start; the deadline is when it runs out.
+            state = ClockState.start(options.game_clock, to_dt(now))
+            deadline = state.deadline()
+            assert deadline is not None
+            for name, value in (convert.clock_columns(state) or {}).items():
+                setattr(row, name, value)
+            row.deadline = to_ts(deadline)
+        return row
 
     async def decline(self, *, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player declines.
@@ -311,7 +338,7 @@ class ChallengeCases(ServiceCore):
         """
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.opponent_id:
-            raise NotYourChallenge("only the challenged player can decline this challenge")
+            raise NotYourChallenge(N_("only the challenged player can decline this challenge"))
         return await self._close_challenge(ch, "declined")
 
     async def cancel(self, *, challenge_id: int, user_id: int) -> Challenge:
@@ -322,14 +349,14 @@ class ChallengeCases(ServiceCore):
         """
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.challenger_id:
-            raise NotYourChallenge("only the challenger can cancel this challenge")
+            raise NotYourChallenge(N_("only the challenger can cancel this challenge"))
         return await self._close_challenge(ch, "cancelled")
 
     async def _close_challenge(self, ch: ChallengeRow, status: str) -> Challenge:
         now = self.now()
         if ch.status == "open" and ch.expires <= to_ts(now):
             await self.expire(challenge_id=ch.challenge_id)
-            raise ChallengeClosed("this challenge has expired")
+            raise ChallengeClosed(N_("this challenge has expired"))
         closed = await self.store.close_challenge(ch.challenge_id, status=status, now=to_ts(now))
         if closed is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(ch.challenge_id), now))
@@ -370,7 +397,7 @@ class ChallengeCases(ServiceCore):
         """The open challenges whose message id was never recorded (the bot was stopped just
         after posting them), oldest first."""
         found = []
-        for challenge_id, _ in await self.store.challenge_expiries():
+        for challenge_id, _expires in await self.store.challenge_expiries():
             row = await self.store.challenge(challenge_id)
             if row is not None and row.status == "open" and row.message_id is None:
                 found.append(convert.challenge_value(row))
@@ -383,7 +410,9 @@ class ChallengeCases(ServiceCore):
             NoSuchChallenge.
         """
         if not await self.store.mark_answer_shown(challenge_id, message_id=message_id):
-            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+            raise NoSuchChallenge(
+                _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
+            )
 
     async def user_limits(self, *, guild_id: int) -> UserLimits:
         """A server's per-user limits (the defaults where never set)."""
@@ -408,7 +437,9 @@ class ChallengeCases(ServiceCore):
         """
         for name, value in (("challenges", challenges), ("games", games), ("computer", computer)):
             if value is not None and value not in LIMIT_RANGE:
-                raise OptionOutOfRange(f"the limit of {name} must be between 1 and 1000")
+                raise OptionOutOfRange(
+                    _("the limit of {name} must be between 1 and 1000", name=name)
+                )
         current = await self.user_limits(guild_id=guild_id)
         limits = UserLimits(
             challenges or current.challenges, games or current.games, computer or current.computer
@@ -429,7 +460,9 @@ class ChallengeCases(ServiceCore):
             NoSuchChallenge.
         """
         if not await self.store.set_challenge_message(challenge_id, message_id):
-            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+            raise NoSuchChallenge(
+                _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
+            )
 
     async def open_challenges(
         self, *, user_id: int, guild_id: int | None = None
@@ -439,7 +472,35 @@ class ChallengeCases(ServiceCore):
         return [convert.challenge_value(r) for r in rows]
 
 
+# -- takebacks and game clocks ---
+
+
+def _move_clock(options: GameOptions, clock: timedelta | None) -> int:
+    """The per-move clock (seconds) stored with a challenge or game: ``clock`` checked, or
+    for a game on a game clock the reminder's clock (``reminder_clock``).
+
+    Raises:
+        OptionOutOfRange: a move clock out of range.
+    """
+    if options.game_clock is not None:
+        return reminder_clock(options.game_clock)
+    assert clock is not None
+    return convert.clock_seconds(clock)
+
+
+def clock_and_takebacks(options: GameOptions) -> dict[str, Any]:
+    """The takeback and game clock columns of a challenge or game row."""
+    total, increment = options.game_clock.to_ms() if options.game_clock else (None, None)
+    return {
+        "takebacks": options.allows_takebacks,
+        "gc_total_ms": total,
+        "gc_increment_ms": increment,
+    }
+
+
 def _closed_message(ch: ChallengeRow, now: datetime) -> str:
     if ch.status == "open" and ch.expires <= to_ts(now):
         return "this challenge has expired"
+    if ch.status == "accepted" and ch.opponent_id != ANYONE:
+        return f"this challenge was already accepted, by <@{ch.opponent_id}>"
     return f"this challenge was already {ch.status}"

@@ -29,7 +29,6 @@ from bot.games.computer import (
     is_computer,
     move_seed,
 )
-from bot.games.convert import to_ts
 from bot.games.core import Live
 from bot.games.errors import (
     GameChanged,
@@ -40,6 +39,7 @@ from bot.games.errors import (
 )
 from bot.games.models import Event, GameOptions, GameView, MoveOutcome, Undone
 from bot.games.play import PlayCases
+from bot.i18n import N_
 from bot.storage import Store
 from engine import Action, DotsError, Game, Placement, Player
 from engine.game import Record
@@ -125,6 +125,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             clock=options.clock or (await self.guild_settings(guild_id=guild_id)).default_clock,
             colour=colour,
             rated=False,
+            game_clock=options.game_clock,
         )
         view = await self.start_game(
             guild_id=guild_id, channel_id=channel_id, pink_id=pink, blue_id=blue, options=options
@@ -225,7 +226,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             if not is_computer(opponent) or row.rated:
                 raise NotAgainstComputer(
-                    "moves can be taken back only in unrated games against the computer"
+                    N_("moves can be taken back only in unrated games against the computer")
                 )
             self._check_turn(live, colour)
             actions = live.game.actions
@@ -234,15 +235,15 @@ class ComputerCases(ChallengeCases, PlayCases):
                 or (actions[-2].kind, actions[-2].player) != ("dot", colour)
                 or (actions[-1].kind, actions[-1].player) != ("dot", colour.opponent)
             ):
-                raise NothingToUndo("nothing to undo: you have no move the computer answered")
+                raise NothingToUndo(N_("nothing to undo: you have no move the computer answered"))
             keep = row.moves - 2
-            deadline = to_ts(self.now()) + row.clock
+            deadline, clock = self._clock_taken_back(live, tuple(actions[keep:]), self.now())
             stored = await self.store.take_back(
-                game_id, moves=row.moves, keep=keep, deadline=deadline
+                game_id, moves=row.moves, keep=keep, deadline=deadline, clock=clock
             )
             if stored is None:
                 self._cache.pop(game_id, None)
-                raise GameChanged("the game changed meanwhile: look at it again and retry")
+                raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             taken = tuple(actions[keep:])
             # The engine's journal takes both back (Game.pop), with no replay of the game.
             game = live.game

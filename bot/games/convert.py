@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.games.errors import OptionOutOfRange
+from bot.games.game_clock import ClockState, GameClock
 from bot.games.models import (
     MAX_CLOCK,
     MIN_CLOCK,
@@ -13,7 +14,7 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
-from bot.storage.rows import ActionRow, ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ActionRow, ChallengeRow, GameRow
 from engine import (
     Action,
     Colour,
@@ -126,7 +127,48 @@ def game_view(row: GameRow, game: Game) -> GameView:
         finished=to_dt(row.finished) if row.finished is not None else None,
         result=stored_result(row),
         challenge_id=row.challenge_id,
+        game_clock=stored_game_clock(row.gc_total_ms, row.gc_increment_ms),
+        clock_state=clock_state(row),
+        takebacks=bool(row.takebacks),
     )
+
+
+# -- takebacks and game clocks ---
+
+
+def stored_game_clock(total_ms: int | None, increment_ms: int | None) -> GameClock | None:
+    """The game clock a row stores (None: a clock per move only)."""
+    if total_ms is None:
+        return None
+    return GameClock.from_ms(total_ms, increment_ms or 0)
+
+
+def clock_state(row: GameRow) -> ClockState | None:
+    """A game row's game clock state (None without a game clock)."""
+    if row.gc_total_ms is None or row.gc_pink_ms is None or row.gc_blue_ms is None:
+        return None
+    return ClockState.from_storage(
+        {
+            "pink_ms": row.gc_pink_ms,
+            "blue_ms": row.gc_blue_ms,
+            "increment_ms": row.gc_increment_ms or 0,
+            "runner": row.gc_runner or 0,
+            "since_ms": row.gc_since_ms or 0,
+        }
+    )
+
+
+def clock_columns(state: ClockState | None) -> dict[str, int | None] | None:
+    """The game row's columns of a game clock state (None without a game clock)."""
+    if state is None:
+        return None
+    stored = state.to_storage()
+    return {
+        "gc_pink_ms": stored["pink_ms"],
+        "gc_blue_ms": stored["blue_ms"],
+        "gc_runner": stored["runner"],
+        "gc_since_ms": stored["since_ms"] if state.runner is not None else None,
+    }
 
 
 def challenge_value(row: ChallengeRow) -> Challenge:
@@ -139,6 +181,8 @@ def challenge_value(row: ChallengeRow) -> Challenge:
         clock=timedelta(seconds=row.clock) if row.clock is not None else None,
         colour=row.colour,  # type: ignore[arg-type]
         rated=row.rated,
+        game_clock=stored_game_clock(row.gc_total_ms, row.gc_increment_ms),
+        takebacks=bool(row.takebacks),
     )
     return Challenge(
         challenge_id=row.challenge_id,
@@ -146,12 +190,13 @@ def challenge_value(row: ChallengeRow) -> Challenge:
         channel_id=row.channel_id,
         message_id=row.message_id,
         challenger_id=row.challenger_id,
-        opponent_id=row.opponent_id,
+        opponent_id=None if row.opponent_id == ANYONE else row.opponent_id,
         options=options,
         status=row.status,
         created=to_dt(row.created),
         expires=to_dt(row.expires),
         game_id=row.game_id,
+        rematch_of=row.rematch_of,
     )
 
 

@@ -11,7 +11,7 @@ the exact times.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -235,6 +235,27 @@ class ClockState:
             return replace(self, pink_ms=left, runner=None, since_ms=None)
         return replace(self, blue_ms=left, runner=None, since_ms=None)
 
+    def resumed(self, runner: Player | None, now: datetime) -> ClockState:
+        """The state with ``runner``'s clock running from ``now`` after this one is stopped
+        (the runner's time spent taken off, nothing added); None: no clock runs (game over).
+        A time-out passes the turn this way: the one who ran out keeps zero."""
+        stopped = self.stopped(now)
+        if runner is None:
+            return stopped
+        return replace(stopped, runner=runner, since_ms=_ms_of(now))
+
+    def taken_back(self, now: datetime, movers: Iterable[Player], runner: Player) -> ClockState:
+        """The state after moves of ``movers`` are taken back at ``now``: time spent stays
+        spent (the runner's is taken off), each move taken back returns the increment it gave,
+        and ``runner``'s clock runs from ``now``."""
+        state = self.stopped(now)
+        for mover in movers:
+            if mover is Player.PINK:
+                state = replace(state, pink_ms=max(0, state.pink_ms - self.increment_ms))
+            else:
+                state = replace(state, blue_ms=max(0, state.blue_ms - self.increment_ms))
+        return replace(state, runner=runner, since_ms=_ms_of(now))
+
     def to_storage(self) -> dict[str, int]:
         """Plain integers for a database row (``runner`` 0 and ``since_ms`` 0 when stopped)."""
         return {
@@ -274,3 +295,15 @@ def describe_left(left: timedelta) -> str:
     if hours:
         return f"{hours}:{minutes:02}:{seconds:02}"
     return f"{minutes}:{seconds:02}"
+
+
+MOVE_CLOCK_RANGE = (30, 604_800)
+"""The seconds a game row's per-move ``clock`` may hold (rule 7.1's limits)."""
+
+
+def reminder_clock(clock: GameClock) -> int:
+    """The per-move ``clock`` (seconds) stored with a game on a game clock: its total, within
+    the stored range. The deadline comes from the game clock; this only sets the reminder
+    (clocks of an hour or more remind when a third of it is left: a 3d game, at 1 day left)."""
+    low, high = MOVE_CLOCK_RANGE
+    return min(max(clock.total // _UNITS["s"], low), high)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
+from bot.games.game_clock import ClockState, GameClock
+from bot.games.stickers import StickerNews
 from bot.storage.rows import RatingChange
 from engine import Action, Game, Placement, Player, Result
 
@@ -29,6 +31,9 @@ class GameOptions:
 
     ``colour`` is the challenger's colour (``"random"`` draws it when the challenge is accepted).
     Sizes may come from ``engine.parse_size("20x20")`` or ``engine.NAMED_SIZES``.
+    ``game_clock``: a total time per player plus an increment (issue 13), instead of a clock
+    per move. ``takebacks``: whether takebacks by consent are allowed; None: off for a rated
+    game, on for an unrated one.
     """
 
     width: int = 10
@@ -38,6 +43,13 @@ class GameOptions:
     clock: timedelta | None = None
     colour: Colour = "random"
     rated: bool = True
+    game_clock: GameClock | None = None
+    takebacks: bool | None = None
+
+    @property
+    def allows_takebacks(self) -> bool:
+        """Whether takebacks are allowed (the default: only in unrated games)."""
+        return not self.rated if self.takebacks is None else self.takebacks
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,19 +63,23 @@ class GuildSettings:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """A challenge as stored. ``status``: open, accepted, declined, cancelled or expired."""
+    """A challenge as stored. ``status``: open, accepted, declined, cancelled or expired.
+
+    ``opponent_id`` is None for an open challenge that nobody has taken yet (anyone in the
+    server may accept it); ``rematch_of`` is the finished game a rematch offer replays."""
 
     challenge_id: int
     guild_id: int
     channel_id: int
     message_id: int | None
     challenger_id: int
-    opponent_id: int
+    opponent_id: int | None
     options: GameOptions
     status: str
     created: datetime
     expires: datetime
     game_id: int | None = None
+    rematch_of: int | None = None
 
     @property
     def is_open(self) -> bool:
@@ -97,6 +113,15 @@ class GameView:
     finished: datetime | None
     result: Result | None
     challenge_id: int | None = None
+    game_clock: GameClock | None = None
+    clock_state: ClockState | None = None
+    takebacks: bool = False
+
+    def times_left(self, now: datetime) -> dict[Player, timedelta] | None:
+        """Each player's time left on the game clock at ``now``; None without a game clock."""
+        if self.clock_state is None:
+            return None
+        return {player: self.clock_state.time_left(player, now) for player in Player}
 
     @property
     def is_running(self) -> bool:
@@ -150,6 +175,7 @@ class MoveOutcome:
     next_user_id: int | None = None
     deadline: datetime | None = None
     aborted: bool = False
+    stickers: tuple[StickerNews, ...] = ()  # what the action earned (bot.games.sticker_cases)
 
 
 @dataclass(frozen=True, slots=True)

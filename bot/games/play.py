@@ -15,9 +15,12 @@ from bot.games.errors import (
     NotYourTurn,
     TooLateToAbort,
 )
+from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
+from bot.games.stickers import StickerNews
+from bot.i18n import N_, _
 from bot.ratings import rate_stored
-from bot.storage.rows import ActionRow, Finish
+from bot.storage.rows import ActionRow, Finish, StickerRow
 from bot.storage.store import StaleWriteError
 from engine import Action, DotsError, GameOverError, NotYourTurnError, Placement, Player
 
@@ -28,10 +31,12 @@ class PlayCases(ServiceCore):
     async def _commit(self, live: Live, action: Action, placement: Placement | None) -> MoveOutcome:
         """Store the action the cached game just applied; on failure forget the cached game."""
         row, game = live.row, live.game
-        now = to_ts(self.now())
+        instant = self.now()
+        now = to_ts(instant)
         seq = row.moves
         finish = None
         deadline: float | None = None
+        clock = self._clock_after(live, action, instant)
         if game.is_over:
             result = game.result
             assert result is not None
@@ -42,19 +47,32 @@ class PlayCases(ServiceCore):
                 result.blue,
                 result.reason,
             )
+        elif clock is not None:
+            due = clock.deadline()
+            assert due is not None
+            deadline = to_ts(due)
         else:
             deadline = now + row.clock
         stored = ActionRow(
             seq, action.kind, int(action.player), action.point.name if action.point else None, now
         )
         try:
+            earned, news = await self._stickers_earned(live, at=now)
             row, rating_changes = await self.store.record_action(
-                row.game_id, stored, deadline=deadline, finish=finish, rate=rate_stored
+                row.game_id,
+                stored,
+                deadline=deadline,
+                finish=finish,
+                rate=rate_stored,
+                clock=convert.clock_columns(clock),
+                earned=earned,
             )
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
             self._cache.pop(row.game_id, None)
-            raise GameChanged("the game changed meanwhile: look at it again and retry") from None
+            raise GameChanged(
+                N_("the game changed meanwhile: look at it again and retry")
+            ) from None
         except BaseException:
             # The cached position is ahead of the database: rebuild it on next use.
             self._cache.pop(row.game_id, None)
@@ -73,7 +91,53 @@ class PlayCases(ServiceCore):
             rating_changes=rating_changes,
             next_user_id=view.to_move_id,
             deadline=view.deadline,
+            stickers=news,
         )
+
+    def _clock_after(self, live: Live, action: Action, now: datetime) -> ClockState | None:
+        """The game clock's state after ``action``, which the cached game just applied (None
+        without a game clock): the mover's time spent taken off and the increment added, the
+        clock of the player to move next running (rule 7.1: the same player when playing
+        alone), none once the game is over; a time-out leaves the one who ran out at zero.
+
+        Raises:
+            IllegalMove: the mover's time had run out (the clocks time them out at once); the
+                cached game is dropped, so the action is not kept.
+        """
+        state = convert.clock_state(live.row)
+        if state is None:
+            return None
+        game = live.game
+        next_runner = game.to_move if not game.is_over else None
+        if action.kind in {"time", "resign"} or next_runner is None:
+            return state.resumed(next_runner, now)
+        try:
+            return state.after_move(now, next_runner=next_runner)
+        except TimeUpError as error:
+            self._cache.pop(live.row.game_id, None)
+            raise IllegalMove(str(error)) from None
+
+    def _clock_taken_back(
+        self, live: Live, taken: tuple[Action, ...], now: datetime
+    ) -> tuple[float, dict[str, int | None] | None]:
+        """The deadline and game clock columns once ``taken`` (the game's last actions) are
+        taken back: the clock restarts for the player to move then; on a game clock, time
+        spent stays spent and each dot taken back returns its increment."""
+        state = convert.clock_state(live.row)
+        runner = taken[0].player
+        if state is None:
+            return to_ts(now) + live.row.clock, None
+        state = state.taken_back(now, [a.player for a in taken if a.kind == "dot"], runner)
+        due = state.deadline()
+        assert due is not None
+        return to_ts(due), convert.clock_columns(state)
+
+    async def _stickers_earned(
+        self, live: Live, *, at: float
+    ) -> tuple[list[StickerRow], tuple[StickerNews, ...]]:
+        """The stickers the cached game's last action earned, to store with it and to
+        announce (``bot.games.sticker_cases`` finds them; none here)."""
+        return [], ()
 
     async def place(self, *, game_id: int, user_id: int, point: str) -> MoveOutcome:
         """Place a dot at ``point`` (a name like ``"B7"``) for ``user_id``.
@@ -132,9 +196,11 @@ class PlayCases(ServiceCore):
     def _check_turn(live: Live, colour: Player) -> None:
         to_move = live.game.to_move
         if to_move is None:
-            raise GameOver("the game is over")
+            raise GameOver(N_("the game is over"))
         if to_move is not colour:
-            raise NotYourTurn(f"it is not your turn: {to_move.label} is to move")
+            raise NotYourTurn(
+                _("it is not your turn: {colour} is to move", colour=_(to_move.label))
+            )
 
     async def time_out(self, *, game_id: int, deadline: datetime) -> MoveOutcome | None:
         """The clock of the player to move ran out at ``deadline`` (rule 7.2).
@@ -194,7 +260,7 @@ class PlayCases(ServiceCore):
         stored = await self.store.finish_game(game_id, Finish("aborted"), at=to_ts(self.now()))
         self._cache.pop(game_id, None)
         if stored is None:
-            raise GameChanged("the game changed meanwhile: look at it again and retry")
+            raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
         live.row = stored
         self._game_clock(stored)
         return convert.game_view(stored, live.game)
@@ -209,7 +275,7 @@ class PlayCases(ServiceCore):
             live = await self._running(game_id)
             self._colour(live, user_id)
             if live.row.moves > 0:
-                raise TooLateToAbort("a game can be aborted only before its first move")
+                raise TooLateToAbort(N_("a game can be aborted only before its first move"))
             return await self._abort(live)
 
     async def admin_cancel(self, *, game_id: int, guild_id: int) -> GameView:
@@ -222,7 +288,7 @@ class PlayCases(ServiceCore):
         async with self._lock(game_id):
             live = await self._running(game_id)
             if live.row.guild_id != guild_id:
-                raise NoSuchGame(f"there is no game #{game_id} in this server")
+                raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
             return await self._abort(live)
 
     async def set_game_thread(
@@ -238,7 +304,7 @@ class PlayCases(ServiceCore):
                 game_id, thread_id=thread_id, message_id=message_id
             )
             if stored is None:
-                raise NoSuchGame(f"there is no game #{game_id}")
+                raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
             live = self._cache.get(game_id)
             if live is not None:
                 live.row = stored
@@ -251,7 +317,7 @@ def _check_moves(live: Live, moves: int | None) -> None:
         GameChanged: the game has more (or fewer, after an undo) actions than ``moves``.
     """
     if moves is not None and len(live.game.actions) != moves:
-        raise GameChanged("the game moved on since you were asked")
+        raise GameChanged(N_("the game moved on since you were asked"))
 
 
 def _refusal(error: DotsError) -> Exception:

@@ -1,7 +1,11 @@
-"""Queries: a game, a player's running games, leaderboard, stats, history, head-to-head."""
+"""Queries: a game, a player's running games, leaderboard (all time or this month), stats,
+history, head-to-head."""
 
 from __future__ import annotations
 
+import enum
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Literal
 
 from bot.games import convert
@@ -9,9 +13,74 @@ from bot.games.convert import to_dt, to_ts
 from bot.games.core import Live, ServiceCore
 from bot.games.errors import NoSuchGame, OptionOutOfRange
 from bot.games.models import GameView, HeadToHead, HistoryEntry, LeaderboardRow, PlayerStats
-from bot.i18n import LOCALES, _, normalize
+from bot.i18n import LOCALES, N_, _, normalize
 from bot.ratings import PROVISIONAL_RD, Rating
+from bot.storage.rows import MonthRow
 from engine import Player
+
+
+class Period(enum.StrEnum):
+    """A leaderboard's period: all time (by rating) or the current calendar month in UTC (by
+    points)."""
+
+    ALL_TIME = "all-time"
+    MONTH = "month"
+
+    @property
+    def label(self) -> str:
+        """The period as players read it: ``"all time"``, ``"this month"``."""
+        return N_("all time") if self is Period.ALL_TIME else N_("this month")
+
+
+@dataclass(frozen=True, slots=True)
+class MonthStanding:
+    """A player's place in a server's table of this month: 1 point a win and half a point a
+    draw in rated games finished this month; equal points are ranked by rating gained this
+    month (players equal in both share a rank)."""
+
+    rank: int
+    user_id: int
+    points: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    gained: float
+
+
+@dataclass(frozen=True, slots=True)
+class MonthTable:
+    """The best of a server's table of the month from ``start`` until before ``end`` (UTC)."""
+
+    start: datetime
+    end: datetime
+    rows: tuple[MonthStanding, ...]
+
+
+def month_of(now: datetime) -> tuple[datetime, datetime]:
+    """The calendar month (UTC) holding ``now``: its first instant and the next month's."""
+    now = now.astimezone(UTC)
+    start = datetime(now.year, now.month, 1, tzinfo=UTC)
+    end = datetime(now.year + now.month // 12, now.month % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+def month_ranking(rows: list[MonthRow]) -> list[MonthStanding]:
+    """Players ranked by points (1 a win, half a draw), then rating gained; equal in both,
+    equal rank (1, 2, 2, 4)."""
+
+    def key(row: MonthRow) -> tuple[float, float]:
+        return (-(row.wins + row.draws / 2), -round(row.gained, 6))
+
+    ordered = sorted(rows, key=lambda row: (*key(row), row.user_id))
+    out: list[MonthStanding] = []
+    for place, row in enumerate(ordered, start=1):
+        rank = out[-1].rank if out and key(ordered[place - 2]) == key(row) else place
+        out.append(
+            MonthStanding(rank, row.user_id, row.wins + row.draws / 2, row.games, row.wins,
+                          row.losses, row.draws, row.gained)
+        )  # fmt: skip
+    return out
 
 
 class QueryCases(ServiceCore):
@@ -88,6 +157,23 @@ class QueryCases(ServiceCore):
             )
             for rank, r in enumerate(rows, start=1)
         ]
+
+    async def _month(self, guild_id: int) -> tuple[datetime, datetime, list[MonthStanding]]:
+        start, end = month_of(self.now())
+        rows = await self.store.period_table(guild_id, start=start.timestamp(), end=end.timestamp())
+        return start, end, month_ranking(rows)
+
+    async def month_leaderboard(self, *, guild_id: int, limit: int = 10) -> MonthTable:
+        """A server's table of the current calendar month (UTC), best first (see
+        ``MonthStanding`` for the ranking)."""
+        start, end, ranked = await self._month(guild_id)
+        return MonthTable(start, end, tuple(ranked[:limit]))
+
+    async def month_standing(self, *, guild_id: int, user_id: int) -> MonthStanding | None:
+        """A player's place in a server's table of this month; None without a rated game
+        finished this month."""
+        _, _, ranked = await self._month(guild_id)
+        return next((row for row in ranked if row.user_id == user_id), None)
 
     async def stats(self, *, guild_id: int, user_id: int) -> PlayerStats:
         """A player's rating, record and rank in a server."""

@@ -17,9 +17,20 @@ from bot.games.computer_games import ComputerCases
 from bot.games.core import Subscriber, utc_now
 from bot.games.play import PlayCases
 from bot.games.queries import QueryCases
+from bot.games.rematch import RematchCases
+from bot.games.sticker_cases import StickerCases
+from bot.games.takebacks import TakebackCases
 
 
-class GameService(ComputerCases, ChallengeCases, PlayCases, QueryCases):
+class GameService(
+    RematchCases,
+    StickerCases,
+    ComputerCases,
+    TakebackCases,
+    ChallengeCases,
+    PlayCases,
+    QueryCases,
+):
     """The use-cases of Dots games, stored in SQLite, one asyncio lock per game.
 
     ``now`` is the clock (aware UTC); ``rng`` draws random colours and four-crosses seeds;
@@ -31,9 +42,12 @@ class GameService(ComputerCases, ChallengeCases, PlayCases, QueryCases):
     more): ``ChallengeCases`` (bot/games/challenges.py: challenge to start), ``PlayCases``
     (bot/games/play.py: place, end, resign, time-outs, reminders, aborts), ``ComputerCases``
     (bot/games/computer_games.py: games against the computer, its moves, undo; ``thinker``
-    runs its search off the event loop), ``QueryCases`` (bot/games/queries.py: games,
-    leaderboard, stats, history) and ``ServiceCore`` (bot/games/core.py: lifecycle, events,
-    clock and turn listeners, settings).
+    runs its search off the event loop), ``RematchCases`` (bot/games/rematch.py: rematches,
+    issue 13), ``TakebackCases`` (bot/games/takebacks.py: takebacks by consent),
+    ``StickerCases`` (bot/games/sticker_cases.py: the stickers each action earns, stored with
+    it; the sticker book), ``QueryCases`` (bot/games/queries.py: games, leaderboard, stats,
+    history) and ``ServiceCore`` (bot/games/core.py: lifecycle, events, clock and turn
+    listeners, settings).
     """
 
 

@@ -28,6 +28,17 @@ class ChallengeRow:
     created: float
     expires: float
     game_id: int | None
+    # -- takebacks and game clocks ---
+    takebacks: bool = False
+    gc_total_ms: int | None = None
+    gc_increment_ms: int | None = None
+    # -- rematch and open challenges (issue 13) ---
+    rematch_of: int | None = None  # the finished game a rematch offer replays
+
+
+ANYONE = 0
+"""``ChallengeRow.opponent_id`` of an open challenge not taken yet: anyone may accept it (no
+Discord snowflake is 0, the computer's ids are negative); the accept stores the taker."""
 
 
 @dataclass(slots=True)
@@ -61,6 +72,14 @@ class GameRow:
     finished: float | None
     deadline: float | None
     reminder_sent: bool
+    # -- takebacks and game clocks: a game clock's definition and state (all None without) ---
+    takebacks: bool = False
+    gc_total_ms: int | None = None
+    gc_increment_ms: int | None = None
+    gc_pink_ms: int | None = None
+    gc_blue_ms: int | None = None
+    gc_runner: int | None = None
+    gc_since_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +165,45 @@ class ClockRow:
     deadline: float
     clock: int
     reminder_sent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A row of ``takebacks``: a game's latest takeback request and its answer."""
+
+    game_id: int
+    asker_id: int
+    moves: int
+    status: str  # "pending", "accepted" or "declined"
+    asked: float
+    expires: float
+    message_id: int | None = None
+
+
+# -- stickers and monthly tables (issue 13 items 5 and 6) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StickerRow:
+    """A row of ``stickers``: ``user_id`` earned ``sticker`` (a stable id) in a game, at its
+    action ``seq``."""
+
+    user_id: int
+    sticker: str
+    game_id: int
+    guild_id: int | None
+    seq: int
+    earned: float
+
+
+@dataclass(frozen=True, slots=True)
+class MonthRow:
+    """A player's rated games finished in a period, in one server: the record and the
+    rating gained (the sum of the changes; negative for a loss)."""
+
+    user_id: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    gained: float

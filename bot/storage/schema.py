@@ -61,6 +61,12 @@ challenges = Table(
     Column("expires", Float),
     Column("game_id", BigInteger),
     Column("answer_shown", Boolean),
+    # -- rematch and open challenges (issue 13) ---
+    Column("rematch_of", BigInteger),
+    # -- takebacks and game clocks (0006) ---
+    Column("takebacks", Boolean),
+    Column("gc_total_ms", BigInteger),
+    Column("gc_increment_ms", BigInteger),
 )
 
 games = Table(
@@ -93,6 +99,14 @@ games = Table(
     Column("finished", Float),
     Column("deadline", Float),
     Column("reminder_sent", Boolean),
+    # -- takebacks and game clocks (0006) ---
+    Column("takebacks", Boolean),
+    Column("gc_total_ms", BigInteger),
+    Column("gc_increment_ms", BigInteger),
+    Column("gc_pink_ms", BigInteger),
+    Column("gc_blue_ms", BigInteger),
+    Column("gc_runner", Integer),
+    Column("gc_since_ms", BigInteger),
 )
 
 actions = Table(
@@ -156,4 +170,30 @@ player_locales = Table(
     Column("user_id", BigInteger, primary_key=True, autoincrement=False),
     Column("locale", Text, nullable=False),
     Column("updated", Float),
+)
+
+# -- takebacks (0006) ---
+takebacks = Table(
+    "takebacks",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("asker_id", BigInteger),
+    Column("moves", Integer),
+    Column("status", Text),
+    Column("asked", Float),
+    Column("expires", Float),
+    Column("message_id", BigInteger),
+)
+
+# -- stickers (issue 13 item 5) ---------------------------------------------------------------
+
+stickers = Table(
+    "stickers",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("sticker", Text, primary_key=True),
+    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("guild_id", BigInteger),
+    Column("seq", Integer),
+    Column("earned", Float),
 )

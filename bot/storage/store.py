@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import (
     ColumnElement,
@@ -27,6 +27,7 @@ from sqlalchemy import (
     Row,
     and_,
     bindparam,
+    case,
     delete,
     func,
     insert,
@@ -36,20 +37,24 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database, Prepared
 from bot.storage.migrate import migrate, revision
 from bot.storage.rows import (
+    ANYONE,
     ActionRow,
     ChallengeRow,
     ClockRow,
     Finish,
     GameRow,
+    MonthRow,
     RateGame,
     RatingChange,
     RatingRow,
+    StickerRow,
+    TakebackRow,
 )
 from bot.storage.schema import (
     actions,
@@ -62,11 +67,16 @@ from bot.storage.schema import (
     rating_changes,
     ratings,
     replays,
+    stickers,
+    takebacks,
 )
 
 _CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
 _GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
 _RATING_COLS = [ratings.c[f.name] for f in fields(RatingRow)]
+_TAKEBACK_COLS = [takebacks.c[f.name] for f in fields(TakebackRow)]
+# A game clock's state, written with every move (all None for a game without one).
+CLOCK_STATE = ("gc_pink_ms", "gc_blue_ms", "gc_runner", "gc_since_ms")
 _RUNNING = games.c.status == "running"
 _PLACEHOLDER = re.compile(r"\?")
 
@@ -75,7 +85,12 @@ _PLACEHOLDER = re.compile(r"\?")
 _MOVE_SQL = (
     update(games)
     .where(games.c.game_id == bindparam("g"), _RUNNING, games.c.moves == bindparam("seq"))
-    .values(moves=games.c.moves + 1, deadline=bindparam("deadline"), reminder_sent=False)
+    .values(
+        moves=games.c.moves + 1,
+        deadline=bindparam("deadline"),
+        reminder_sent=False,
+        **{name: bindparam(name) for name in CLOCK_STATE},
+    )
     .returning(*_GAME_COLS)
 )
 _MOVE = Prepared(_MOVE_SQL, returns_rows=True)
@@ -96,6 +111,14 @@ class UnusableDatabaseError(RuntimeError):
 
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
+
+
+class RematchExistsError(RuntimeError):
+    """A finished game has its rematch offer already (``existing``); nothing was written."""
+
+    def __init__(self, existing: ChallengeRow) -> None:
+        super().__init__(f"game {existing.rematch_of} has rematch {existing.challenge_id}")
+        self.existing = existing
 
 
 class OverLimitError(RuntimeError):
@@ -237,12 +260,13 @@ class Store:
             return _challenge(stored.first())
 
     async def accept_challenge(
-        self, challenge_id: int, game: GameRow, *, now: float
+        self, challenge_id: int, game: GameRow, *, now: float, taker: int | None = None
     ) -> GameRow | None:
         """Mark the challenge accepted and create its game in one transaction; the game as
-        stored, or None if the challenge was no longer open or had expired."""
+        stored, or None if the challenge was no longer open or had expired (or, with
+        ``taker``, is neither theirs nor open to anyone: see ``_accept``)."""
         async with self.db.transaction() as conn:
-            return await _accept(conn, challenge_id, game, now=now)
+            return await _accept(conn, challenge_id, game, now=now, taker=taker)
 
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player); the game
@@ -326,10 +350,14 @@ class Store:
         deadline: float | None,
         finish: Finish | None = None,
         rate: RateGame | None = None,
+        clock: dict[str, int | None] | None = None,
+        earned: Sequence[StickerRow] = (),
     ) -> tuple[GameRow, tuple[RatingChange, ...]]:
         """Append an action and move the clock, or finish the game, in one transaction; for a
         rated game that ends with a result, rate it with ``rate`` and write both new ratings in
-        the same transaction. The game as stored, and the rating changes.
+        the same transaction. The game as stored, and the rating changes. ``clock`` is the game
+        clock's new state (``CLOCK_STATE`` keys; None for a game without a game clock);
+        ``earned`` are the stickers the action earned (one kept per player, game and sticker).
 
         Raises:
             StaleWriteError: the game is not running or already has an action ``action.seq``.
@@ -337,6 +365,7 @@ class Store:
                 written).
         """
         params: dict[str, Any] = {"g": game_id, "seq": action.seq, "deadline": deadline}
+        params.update(_clock_params(clock))
         if finish is not None:
             params.update(_finished(finish, action.at))
         async with self.db.transaction() as conn:
@@ -345,39 +374,35 @@ class Store:
                 raise StaleWriteError(f"game {game_id} is not at action {action.seq}")
             stored = GameRow(*rows[0])
             stored.rated, stored.reminder_sent = bool(stored.rated), bool(stored.reminder_sent)
+            stored.takebacks = bool(stored.takebacks)
             await _INSERT_ACTION.run(
                 conn,
                 {"game_id": game_id, "seq": action.seq, "kind": action.kind,
                  "player": action.player, "point": action.point, "at": action.at},
             )  # fmt: skip
+            if earned:
+                await self._insert_stickers(conn, earned)
             if finish is None:
                 return stored, ()
             return stored, await self._rate(conn, stored, rate)
 
     async def take_back(
-        self, game_id: int, *, moves: int, keep: int, deadline: float
+        self,
+        game_id: int,
+        *,
+        moves: int,
+        keep: int,
+        deadline: float,
+        clock: dict[str, int | None] | None = None,
     ) -> GameRow | None:
-        """Delete a running game's actions from ``keep`` on and restart the clock, in one
-        transaction (an undo against the computer); the game as stored, or None if the game is
-        not running or does not have ``moves`` actions (another writer won), and nothing
-        changes then."""
+        """Delete a running game's actions from ``keep`` on and restart the clock (``clock``:
+        the game clock's new state, as in ``record_action``), in one transaction (an undo
+        against the computer); the game as stored, or None if the game is not running or does
+        not have ``moves`` actions (another writer won), and nothing changes then."""
         async with self.db.transaction() as conn:
-            stored = _game(
-                (
-                    await conn.execute(
-                        update(games)
-                        .where(games.c.game_id == game_id, _RUNNING, games.c.moves == moves)
-                        .values(moves=keep, deadline=deadline, reminder_sent=False)
-                        .returning(*_GAME_COLS)
-                    )
-                ).first()
+            return await _take_back(
+                conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
             )
-            if stored is None:
-                return None
-            await conn.execute(
-                delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep)
-            )
-            return stored
 
     async def finish_game(
         self, game_id: int, finish: Finish, *, at: float, rate: RateGame | None = None
@@ -646,28 +671,27 @@ class Store:
             OverLimitError: the challenger has ``max_challenges`` open challenges (made by them) or
                 ``max_games`` running games there (nothing is written).
         """
-        user = row.challenger_id
-        mine = select(func.count()).where(
-            challenges.c.guild_id == row.guild_id,
-            challenges.c.challenger_id == user,
-            challenges.c.status == "open",
-            challenges.c.expires > now,
-        )
         async with self.db.transaction() as conn:
             # PostgreSQL: both players, so that no other count of theirs (nor the pair's
             # clash check) runs between our count and our insert.
             await self._serialise(conn, row.challenger_id, row.opponent_id)
-            if int(await conn.scalar(mine) or 0) >= max_challenges:
-                raise OverLimitError("challenges", user, max_challenges)
-            if await _count_running(conn, row.guild_id, user) >= max_games:
-                raise OverLimitError("games", user, max_games)
+            await _check_challenger_limits(
+                conn, row, now=now, max_challenges=max_challenges, max_games=max_games
+            )
             return await _insert_challenge(conn, row, now=now)
 
     async def accept_challenge_within(
-        self, challenge_id: int, game: GameRow, *, now: float, max_games: int
+        self,
+        challenge_id: int,
+        game: GameRow,
+        *,
+        now: float,
+        max_games: int,
+        taker: int | None = None,
     ) -> GameRow | None:
         """``accept_challenge``, counting in the same transaction both players' running
-        games in that server; the game as stored, or None if the challenge was no longer open.
+        games in that server; the game as stored, or None if the challenge was no longer open
+        (an open challenge taken by someone else first: see ``_accept``).
 
         Raises:
             OverLimitError: either player has ``max_games`` running games there (the opponent's
@@ -678,7 +702,7 @@ class Store:
             for user in (game.blue_id, game.pink_id):
                 if await _count_running(conn, game.guild_id, user) >= max_games:
                     raise OverLimitError("games", user, max_games)
-            return await _accept(conn, challenge_id, game, now=now)
+            return await _accept(conn, challenge_id, game, now=now, taker=taker)
 
     async def create_game_within(
         self,
@@ -805,7 +829,243 @@ class Store:
         async with self.db.transaction() as conn:
             await conn.execute(stmt)
 
+    # -- rematch and open challenges (issue 13) ---------------------------------------------
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        """The rematch offer (or started rematch) of a finished game, if any."""
+        stmt = select(*_CHALLENGE_COLS).where(challenges.c.rematch_of == game_id)
+        async with self.db.reading() as conn:
+            return _challenge((await conn.execute(stmt)).first())
+
+    async def offer_rematch_within(
+        self, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
+    ) -> ChallengeRow | None:
+        """``create_challenge_within`` for a rematch offer (``row.rematch_of`` set): the
+        challenge as stored, None if the pair has an open challenge already.
+
+        Raises:
+            RematchExistsError: the game has a rematch offer already (nothing is written).
+            OverLimitError: as ``create_challenge_within``.
+        """
+        assert row.rematch_of is not None
+        try:
+            async with self.db.transaction() as conn:
+                await self._serialise(conn, row.challenger_id, row.opponent_id)
+                await _check_no_rematch(conn, row.rematch_of)
+                await _check_challenger_limits(
+                    conn, row, now=now, max_challenges=max_challenges, max_games=max_games
+                )
+                return await _insert_challenge(conn, row, now=now)
+        except IntegrityError as error:  # two offers at once: the unique index refused one
+            await self._rematch_clash(row.rematch_of, error)
+
+    async def start_rematch_within(
+        self,
+        row: ChallengeRow,
+        game: GameRow,
+        *,
+        user_id: int,
+        max_games: int,
+        max_computer: int,
+        computer_ids: tuple[int, ...],
+    ) -> GameRow:
+        """A rematch against the computer: its challenge row (``row``, stored accepted and
+        shown) and its game, in one transaction, counting ``user_id``'s limits as
+        ``create_game_within`` does; the game as stored.
+
+        Raises:
+            RematchExistsError: the game has a rematch already (nothing is written).
+            OverLimitError: as ``create_game_within``.
+        """
+        assert row.rematch_of is not None
+        against = or_(games.c.pink_id.in_(computer_ids), games.c.blue_id.in_(computer_ids))
+        computer = select(func.count()).where(
+            games.c.guild_id == game.guild_id, _RUNNING, _plays(user_id), against
+        )
+        try:
+            async with self.db.transaction() as conn:
+                await self._serialise(conn, user_id)
+                await _check_no_rematch(conn, row.rematch_of)
+                if int(await conn.scalar(computer) or 0) >= max_computer:
+                    raise OverLimitError("computer", user_id, max_computer)
+                if await _count_running(conn, game.guild_id, user_id) >= max_games:
+                    raise OverLimitError("games", user_id, max_games)
+                values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
+                values.update(status="accepted", answer_shown=True)
+                challenge_id = await conn.scalar(
+                    insert(challenges).values(values).returning(challenges.c.challenge_id)
+                )
+                game.challenge_id = int(challenge_id)
+                stored = await _insert_game(conn, game)
+                await conn.execute(
+                    update(challenges)
+                    .where(challenges.c.challenge_id == challenge_id)
+                    .values(game_id=stored.game_id)
+                )
+                return stored
+        except IntegrityError as error:
+            await self._rematch_clash(row.rematch_of, error)
+
+    async def _rematch_clash(self, game_id: int, error: IntegrityError) -> NoReturn:
+        """Raise ``RematchExistsError`` when ``error`` came from another rematch of
+        ``game_id`` stored first (the unique index), else ``error`` itself.
+
+        Raises:
+            RematchExistsError, IntegrityError.
+        """
+        existing = await self.rematch_of(game_id)
+        if existing is not None:
+            raise RematchExistsError(existing) from None
+        raise error
+
+    # -- stickers (issue 13 item 5) ---------------------------------------------------------
+
+    async def _insert_stickers(self, conn: AsyncConnection, earned: Sequence[StickerRow]) -> None:
+        """Write ``earned`` in the caller's transaction; a sticker a player already has from
+        that game is kept as it is."""
+        stmt = (
+            self._upsert()(stickers)
+            .values([{f.name: getattr(row, f.name) for f in fields(StickerRow)} for row in earned])
+            .on_conflict_do_nothing(
+                index_elements=[stickers.c.user_id, stickers.c.sticker, stickers.c.game_id]
+            )
+        )
+        await conn.execute(stmt)
+
+    async def game_stickers(self, game_id: int) -> list[StickerRow]:
+        """The stickers earned in a game, in the order of its actions."""
+        stmt = (
+            select(*[stickers.c[f.name] for f in fields(StickerRow)])
+            .where(stickers.c.game_id == game_id)
+            .order_by(stickers.c.seq, stickers.c.user_id, stickers.c.sticker)
+        )
+        async with self.db.reading() as conn:
+            return [StickerRow(*r) for r in (await conn.execute(stmt)).all()]
+
+    async def sticker_counts(self, user_id: int) -> dict[str, int]:
+        """In how many games a player earned each sticker (every server), by sticker id."""
+        stmt = (
+            select(stickers.c.sticker, func.count())
+            .where(stickers.c.user_id == user_id)
+            .group_by(stickers.c.sticker)
+        )
+        async with self.db.reading() as conn:
+            return {str(r[0]): int(r[1]) for r in (await conn.execute(stmt)).all()}
+
+    async def stickers_owned(
+        self, pairs: Sequence[tuple[int, str]], *, besides: int
+    ) -> set[tuple[int, str]]:
+        """Which of ``pairs`` (user id, sticker id) the user earned in a game other than
+        ``besides``."""
+        if not pairs:
+            return set()
+        wanted = or_(*(and_(stickers.c.user_id == u, stickers.c.sticker == s) for u, s in pairs))
+        stmt = (
+            select(stickers.c.user_id, stickers.c.sticker)
+            .where(wanted, stickers.c.game_id != besides)
+            .distinct()
+        )
+        async with self.db.reading() as conn:
+            return {(int(r[0]), str(r[1])) for r in (await conn.execute(stmt)).all()}
+
+    # -- leaderboard periods (issue 13 item 6) -----------------------------------------------
+
+    async def period_table(self, guild_id: int, *, start: float, end: float) -> list[MonthRow]:
+        """Every player's rated games of a server finished from ``start`` until before
+        ``end``: the record and the rating gained, in no particular order."""
+        change = rating_changes
+        won = or_(
+            and_(games.c.winner == 1, games.c.pink_id == change.c.user_id),
+            and_(games.c.winner == 2, games.c.blue_id == change.c.user_id),
+        )
+        stmt = (
+            select(
+                change.c.user_id,
+                func.count(),
+                func.sum(case((won, 1), else_=0)),
+                func.sum(case((games.c.winner.is_(None), 1), else_=0)),
+                func.sum(change.c.after - change.c.before),
+            )
+            .select_from(change.join(games, games.c.game_id == change.c.game_id))
+            .where(
+                games.c.guild_id == guild_id,
+                games.c.status == "over",
+                games.c.finished >= start,
+                games.c.finished < end,
+            )
+            .group_by(change.c.user_id)
+        )
+        async with self.db.reading() as conn:
+            rows = (await conn.execute(stmt)).all()
+        out = []
+        for user_id, count, wins, draws, gained in rows:
+            count, wins, draws = int(count), int(wins or 0), int(draws or 0)
+            out.append(
+                MonthRow(int(user_id), count, wins, count - wins - draws, draws, float(gained or 0))
+            )
+        return out
+
     # -- for tests and tools ---------------------------------------------------------------
+
+    # -- takebacks ---------------------------------------------------------------------------
+
+    async def takeback(self, game_id: int) -> TakebackRow | None:
+        """A game's latest takeback request, if it ever had one."""
+        async with self.db.reading() as conn:
+            return await _read_takeback(conn, game_id)
+
+    async def ask_takeback(self, row: TakebackRow) -> TakebackRow:
+        """Store a new pending takeback request (replacing the game's earlier one)."""
+        values = {f.name: getattr(row, f.name) for f in fields(TakebackRow)}
+        stmt = self._upsert()(takebacks).values(values)
+        changes = {name: stmt.excluded[name] for name in values if name != "game_id"}
+        async with self.db.transaction() as conn:
+            await conn.execute(stmt.on_conflict_do_update(index_elements=["game_id"], set_=changes))
+            stored = await _read_takeback(conn, row.game_id)
+        assert stored is not None
+        return stored
+
+    async def set_takeback_message(self, game_id: int, message_id: int) -> bool:
+        """Remember the message that shows a game's takeback request; False if it has none."""
+        async with self.db.transaction() as conn:
+            done = await conn.execute(
+                update(takebacks)
+                .where(takebacks.c.game_id == game_id)
+                .values(message_id=message_id)
+                .returning(takebacks.c.game_id)
+            )
+            return done.first() is not None
+
+    async def decline_takeback(self, game_id: int, *, moves: int) -> TakebackRow | None:
+        """Mark the pending request for the position of ``moves`` actions declined; the row,
+        or None if there is no such pending request."""
+        async with self.db.transaction() as conn:
+            return await _answer_takeback(conn, game_id, moves=moves, status="declined")
+
+    async def accept_takeback(
+        self,
+        game_id: int,
+        *,
+        moves: int,
+        keep: int,
+        deadline: float,
+        clock: dict[str, int | None] | None = None,
+    ) -> GameRow | None:
+        """Mark the pending request for ``moves`` actions accepted and take the game back to
+        ``keep`` actions (as ``take_back``), in one transaction; the game as stored, or None
+        (nothing changed) if the request or the game moved on."""
+        try:
+            async with self.db.transaction() as conn:
+                if await _answer_takeback(conn, game_id, moves=moves, status="accepted") is None:
+                    return None
+                stored = await _take_back(
+                    conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
+                )
+                if stored is None:
+                    raise _RollBack  # the game moved on: the request stays as it was
+                return stored
+        except _RollBack:
+            return None
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """Run one statement (``?`` placeholders) in its own transaction and return its rows
@@ -854,19 +1114,28 @@ async def _insert_challenge(
 
 
 async def _accept(
-    conn: AsyncConnection, challenge_id: int, game: GameRow, *, now: float
+    conn: AsyncConnection,
+    challenge_id: int,
+    game: GameRow,
+    *,
+    now: float,
+    taker: int | None = None,
 ) -> GameRow | None:
-    """Mark an open, unexpired challenge accepted and insert its game; None if it was not."""
-    accepted = await conn.execute(
-        update(challenges)
-        .where(
-            challenges.c.challenge_id == challenge_id,
-            challenges.c.status == "open",
-            challenges.c.expires > now,
-        )
-        .values(status="accepted")
-        .returning(challenges.c.challenge_id)
+    """Mark an open, unexpired challenge accepted and insert its game; None if it was not.
+    With ``taker``, only if the challenge is theirs or open to anyone (``ANYONE``), which
+    then becomes theirs: of two takers of an open challenge, the first UPDATE wins."""
+    stmt = update(challenges).where(
+        challenges.c.challenge_id == challenge_id,
+        challenges.c.status == "open",
+        challenges.c.expires > now,
     )
+    if taker is None:
+        stmt = stmt.values(status="accepted")
+    else:
+        stmt = stmt.where(challenges.c.opponent_id.in_([taker, ANYONE])).values(
+            status="accepted", opponent_id=taker
+        )
+    accepted = await conn.execute(stmt.returning(challenges.c.challenge_id))
     if accepted.first() is None:
         return None
     stored = await _insert_game(conn, game)
@@ -876,6 +1145,42 @@ async def _accept(
         .values(game_id=stored.game_id)
     )
     return stored
+
+
+async def _check_challenger_limits(
+    conn: AsyncConnection, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
+) -> None:
+    """Raise ``OverLimitError`` if the challenger of ``row`` has ``max_challenges`` open
+    challenges or ``max_games`` running games in its server (inside the caller's
+    transaction).
+
+    Raises:
+        OverLimitError.
+    """
+    user = row.challenger_id
+    mine = select(func.count()).where(
+        challenges.c.guild_id == row.guild_id,
+        challenges.c.challenger_id == user,
+        challenges.c.status == "open",
+        challenges.c.expires > now,
+    )
+    if int(await conn.scalar(mine) or 0) >= max_challenges:
+        raise OverLimitError("challenges", user, max_challenges)
+    if await _count_running(conn, row.guild_id, user) >= max_games:
+        raise OverLimitError("games", user, max_games)
+
+
+async def _check_no_rematch(conn: AsyncConnection, game_id: int) -> None:
+    """Raise ``RematchExistsError`` if the game has a rematch offer (inside the caller's
+    transaction; the unique index ``challenges_rematch_of`` guards what this cannot see).
+
+    Raises:
+        RematchExistsError.
+    """
+    found = await conn.execute(select(*_CHALLENGE_COLS).where(challenges.c.rematch_of == game_id))
+    existing = _challenge(found.first())
+    if existing is not None:
+        raise RematchExistsError(existing)
 
 
 async def _count_running(conn: AsyncConnection, guild_id: int, user_id: int) -> int:
@@ -917,3 +1222,69 @@ async def _read_rating(conn: AsyncConnection, guild_id: int, user_id: int) -> Ra
         )
     ).first()
     return None if row is None else RatingRow(*row)
+
+
+# -- takebacks and game clocks ---
+
+
+class _RollBack(Exception):  # noqa: N818 (a signal inside the store, never raised out of it)
+    """Raised inside a transaction to undo it."""
+
+
+def _clock_params(clock: dict[str, int | None] | None) -> dict[str, int | None]:
+    """The game clock columns of a write (all None for a game without a game clock)."""
+    return {name: (clock or {}).get(name) for name in CLOCK_STATE}
+
+
+async def _take_back(
+    conn: AsyncConnection,
+    game_id: int,
+    *,
+    moves: int,
+    keep: int,
+    deadline: float,
+    clock: dict[str, int | None] | None,
+) -> GameRow | None:
+    stored = _game(
+        (
+            await conn.execute(
+                update(games)
+                .where(games.c.game_id == game_id, _RUNNING, games.c.moves == moves)
+                .values(moves=keep, deadline=deadline, reminder_sent=False, **_clock_params(clock))
+                .returning(*_GAME_COLS)
+            )
+        ).first()
+    )
+    if stored is None:
+        return None
+    await conn.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.seq >= keep))
+    # The stickers of the actions taken back go with them.
+    await conn.execute(
+        delete(stickers).where(stickers.c.game_id == game_id, stickers.c.seq >= keep)
+    )
+    return stored
+
+
+async def _read_takeback(conn: AsyncConnection, game_id: int) -> TakebackRow | None:
+    row = (
+        await conn.execute(select(*_TAKEBACK_COLS).where(takebacks.c.game_id == game_id))
+    ).first()
+    return None if row is None else TakebackRow(*row)
+
+
+async def _answer_takeback(
+    conn: AsyncConnection, game_id: int, *, moves: int, status: str
+) -> TakebackRow | None:
+    row = (
+        await conn.execute(
+            update(takebacks)
+            .where(
+                takebacks.c.game_id == game_id,
+                takebacks.c.moves == moves,
+                takebacks.c.status == "pending",
+            )
+            .values(status=status)
+            .returning(*_TAKEBACK_COLS)
+        )
+    ).first()
+    return None if row is None else TakebackRow(*row)

@@ -3,22 +3,44 @@ that should not, at most once per game, only by the players who collect."""
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
+import pytest
+import pytest_asyncio
+
+from ai import Decision
+from bot.games import GameOptions, GameService, GameView, MoveOutcome
+from bot.games.queries import month_of, month_ranking
 from bot.games.stickers import (
     BIG_CAPTURE,
     Earned,
     Sticker,
+    StickerNews,
     book_entries,
     counts_of,
     new_sticker_line,
     stickers_of_game,
     stickers_of_last_action,
 )
+from bot.storage.rows import MonthRow
 from engine import Game, Player, Point, Rules
 from engine.game import Action
 from renderer.demo import sample_game
 from renderer.stickers import EMBLEMS
+from tests.bot.service_fakes import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    FakeTime,
+    new_game,
+    open_service,
+)
 from tests.engine.helpers import SYMMETRIES, game_state, transform, transformed_size
 
 PINK, BLUE = Player.PINK, Player.BLUE
@@ -269,3 +291,243 @@ def test_move_by_move_equals_the_replay(width: int, height: int, seed: int) -> N
     assert so_far == stickers_of_game(full)
     # The random game reaches most stickers, so the comparison covers them.
     assert len({e.sticker for e in so_far}) >= 3
+
+
+# -- the service: stored with the action that earned them, announced, kept over restarts ---
+
+
+class Scripted:
+    """The computer's search replaced by a list of dots (then an end): decided at once."""
+
+    def __init__(self, *points: str) -> None:
+        self.points = iter(points)
+
+    async def choose(self, record: object, level: str, seed: int, *, cheap: bool = False) -> Any:
+        point = next(self.points, None)
+        return Decision("end") if point is None else Decision("dot", Point.parse(point))
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+async def play(service: GameService, view: GameView, points: str) -> list[MoveOutcome]:
+    """Alternate dots (Pink first if Pink is to move) through the service."""
+    outcomes = []
+    for name in points.split():
+        user_id = view.user_of(view.game.to_move or PINK)
+        outcome = await service.place(game_id=view.game_id, user_id=user_id, point=name)
+        view = outcome.view
+        outcomes.append(outcome)
+    return outcomes
+
+
+async def stored(service: GameService, game_id: int) -> list[tuple[int, str, int]]:
+    rows = await service.store.execute(
+        "SELECT user_id, sticker, seq FROM stickers WHERE game_id = ? ORDER BY seq, sticker",
+        (game_id,),
+    )
+    return [(int(u), str(s), int(q)) for u, s, q in rows]
+
+
+BIG = GameOptions(width=20, height=20)
+# Pink's diamond around Blue's E5, Blue's other dots far away: Pink's 4th dot (action 6) captures.
+ALTERNATE_CAPTURE = "E6 E5 D5 A1 F5 A2 E4"
+
+
+async def test_a_capture_is_stored_with_its_move_and_new_only_the_first_time(
+    service: GameService,
+) -> None:
+    view = await new_game(service, options=BIG)
+    outcomes = await play(service, view, ALTERNATE_CAPTURE)
+    assert [o.stickers for o in outcomes[:-1]] == [()] * 6
+    assert outcomes[-1].stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+    assert await stored(service, view.game_id) == [(ALICE, "first_capture", 6)]
+    # A second capture in the same game earns nothing more.
+    more = await play(service, outcomes[-1].view, "J5 J6 A3 I5 A4 K5 A5 J4")
+    assert all(o.stickers == () for o in more) and more[-1].view.game.score(PINK) == 2
+    # The same sticker in another game: counted again, but no longer new.
+    again = await play(service, await new_game(service, options=BIG), ALTERNATE_CAPTURE)
+    assert again[-1].stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, False),)
+    assert await service.sticker_book(user_id=ALICE) == {Sticker.FIRST_CAPTURE: 2}
+    assert await service.sticker_book(user_id=BOB) == {}
+
+
+async def test_the_book_and_a_game_s_stickers_survive_a_restart(
+    tmp_path: Path, clock: FakeTime
+) -> None:
+    path = tmp_path / "dots.sqlite3"
+    first = await open_service(path, clock)
+    view = await new_game(first, options=BIG)
+    await play(first, view, ALTERNATE_CAPTURE)
+    await first.close()
+    second = await open_service(path, clock)
+    try:
+        assert await second.sticker_book(user_id=ALICE) == {Sticker.FIRST_CAPTURE: 1}
+        # The game goes on after the restart: what it earned before is read back, so the
+        # next capture is no first capture, and the big one is.
+        big = "D8 C8 E8 D9 F8 E9 G8 F9 H8 G9 T1 H9 T2 D7 T3 E7 T4 F7 T5 G7 T6 H7 T7 I8"
+        outcomes = await play(second, await second.game(view.game_id), big)
+        assert outcomes[-1].view.game.score(PINK) == 1 + BIG_CAPTURE
+        assert [o.stickers for o in outcomes if o.stickers] == [
+            (StickerNews(ALICE, Sticker.BIG_CAPTURE, True),)
+        ]
+        assert await second.game_stickers(game_id=view.game_id) == [
+            (ALICE, Sticker.FIRST_CAPTURE, 6),
+            (ALICE, Sticker.BIG_CAPTURE, 6 + len(big.split())),
+        ]
+    finally:
+        await second.close()
+
+
+async def test_game_level_stickers_at_the_end_for_both_friends(service: GameService) -> None:
+    view = await new_game(service, options=GameOptions(width=39, height=32))
+    await play(service, view, "T16 U16")
+    await service.end(game_id=view.game_id, user_id=ALICE)
+    outcome = await service.end(game_id=view.game_id, user_id=BOB)
+    assert outcome.is_over
+    assert set(outcome.stickers) == {
+        StickerNews(ALICE, Sticker.FULL_PAGE, True),
+        StickerNews(BOB, Sticker.FULL_PAGE, True),
+    }
+    assert await stored(service, view.game_id) == [
+        (ALICE, "full_page", 3),
+        (BOB, "full_page", 3),
+    ]
+    # A resignation on a smaller page earns nothing.
+    small = await new_game(service)
+    await play(service, small, "E5")
+    resigned = await service.resign(game_id=small.game_id, user_id=BOB)
+    assert resigned.is_over and resigned.stickers == ()
+
+
+async def test_the_end_stores_what_the_game_earned_before_stickers_existed(
+    service: GameService,
+) -> None:
+    view = await new_game(service, options=BIG)
+    outcomes = await play(service, view, ALTERNATE_CAPTURE)
+    await service.store.execute("DELETE FROM stickers")  # as if played before this version
+    over = await service.resign(game_id=view.game_id, user_id=BOB)
+    assert over.stickers == ()  # the resignation itself earned nothing to announce
+    assert await stored(service, view.game_id) == [(ALICE, "first_capture", 6)]
+    assert outcomes[-1].view.game.score(PINK) == 1
+
+
+async def test_against_the_computer_only_the_person_collects_and_an_undo_takes_it_back(
+    service: GameService,
+) -> None:
+    # Alice is Blue: the computer's diamond E6 D5 F5 E4 takes Alice's E5 (no sticker for it);
+    # then Alice's ring around the computer's J5 is hers, until she undoes it.
+    service.thinker = Scripted("E6", "D5", "F5", "E4", "J5", "A10", "A11", "A12", "A13")  # type: ignore[assignment]
+    view = await service.start_computer_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ALICE,
+        options=GameOptions(colour="blue", width=20, height=20),
+    )
+    game_id = view.game_id
+    for point in ("E5", "A1", "A2", "J6"):
+        assert (await service.computer_move(game_id=game_id)) is not None
+        await service.place(game_id=game_id, user_id=ALICE, point=point)
+    computer = await service.computer_move(game_id=game_id)
+    assert computer is not None and computer.view.game.score(PINK) == 1
+    assert computer.stickers == ()
+    await service.place(game_id=game_id, user_id=ALICE, point="I5")
+    await service.computer_move(game_id=game_id)
+    await service.place(game_id=game_id, user_id=ALICE, point="K5")
+    await service.computer_move(game_id=game_id)
+    captured = await service.place(game_id=game_id, user_id=ALICE, point="J4")
+    assert captured.view.game.score(BLUE) == 1
+    assert captured.stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+    assert await stored(service, game_id) == [(ALICE, "first_capture", 13)]
+    await service.computer_move(game_id=game_id)
+    await service.undo(game_id=game_id, user_id=ALICE)
+    assert await stored(service, game_id) == []
+    assert await service.sticker_book(user_id=ALICE) == {}
+    # Played again, it is earned again (and new again: the undone one never counted).
+    again = await service.place(game_id=game_id, user_id=ALICE, point="J4")
+    assert again.stickers == (StickerNews(ALICE, Sticker.FIRST_CAPTURE, True),)
+
+
+# -- on both databases: stickers kept once, undone with their actions; the month's table ----
+
+
+@pytest_asyncio.fixture(name="either")
+async def either_fixture(database: str | Path, clock: FakeTime) -> AsyncIterator[GameService]:
+    """A service on a fresh database of each kind (SQLite, PostgreSQL where installed)."""
+    service = await open_service(database, clock)
+    yield service
+    await service.close()
+
+
+async def resigned_game(service: GameService, winner: int, loser: int) -> None:
+    view = await new_game(service, pink=winner, blue=loser, options=BIG)
+    await play(service, view, ALTERNATE_CAPTURE)
+    await service.resign(game_id=view.game_id, user_id=loser)
+
+
+async def test_stickers_are_kept_once_and_owned_on_either_database(either: GameService) -> None:
+    await resigned_game(either, ALICE, BOB)
+    await resigned_game(either, ALICE, CAROL)
+    store = either.store
+    (game_id,) = [int(g) for (g,) in await store.execute("SELECT MIN(game_id) FROM games")]
+    rows = await store.game_stickers(game_id)
+    assert [(r.user_id, r.sticker, r.seq) for r in rows] == [(ALICE, "first_capture", 6)]
+    assert rows[0].guild_id == GUILD
+    # Written again (a retried transaction): kept once, as it was.
+    async with store.db.transaction() as conn:
+        await store._insert_stickers(conn, [replace(rows[0], seq=9, earned=1.0)])
+    assert await store.game_stickers(game_id) == rows
+    assert await store.sticker_counts(ALICE) == {"first_capture": 2}
+    pairs = [(ALICE, "first_capture"), (ALICE, "trap"), (BOB, "first_capture")]
+    assert await store.stickers_owned(pairs, besides=game_id) == {(ALICE, "first_capture")}
+    assert await store.stickers_owned(pairs, besides=game_id + 1) == {(ALICE, "first_capture")}
+    assert await store.stickers_owned([], besides=game_id) == set()
+
+
+async def test_the_month_s_table_on_either_database(either: GameService, clock: FakeTime) -> None:
+    await resigned_game(either, ALICE, BOB)  # January
+    clock.advance(timedelta(days=31))  # 1 February
+    await resigned_game(either, BOB, CAROL)
+    await resigned_game(either, CAROL, ALICE)
+    table = await either.month_leaderboard(guild_id=GUILD)
+    assert (table.start, table.end) == (
+        datetime(2026, 2, 1, tzinfo=UTC),
+        datetime(2026, 3, 1, tzinfo=UTC),
+    )
+    # February only: Alice's January win is left out. Bob and Carol have a point each,
+    # ranked by the rating gained; Alice none.
+    by_user = {r.user_id: (r.points, r.games, r.wins, r.losses, r.draws) for r in table.rows}
+    assert by_user == {BOB: (1, 1, 1, 0, 0), CAROL: (1, 2, 1, 1, 0), ALICE: (0, 1, 0, 1, 0)}
+    first, second, third = table.rows
+    assert {first.user_id, second.user_id} == {BOB, CAROL} and first.gained > second.gained
+    assert third.user_id == ALICE and third.gained < 0
+    assert [r.rank for r in table.rows] == [1, 2, 3]
+    standing = await either.month_standing(guild_id=GUILD, user_id=BOB)
+    assert standing is not None and standing in table.rows
+    assert await either.month_standing(guild_id=GUILD, user_id=999) is None
+    assert (await either.month_leaderboard(guild_id=GUILD + 1)).rows == ()
+    clock.advance(timedelta(days=28))  # March: nothing yet
+    assert (await either.month_leaderboard(guild_id=GUILD)).rows == ()
+
+
+def test_month_bounds_and_ranking_ties() -> None:
+    assert month_of(datetime(2026, 12, 31, 23, 59, tzinfo=UTC)) == (
+        datetime(2026, 12, 1, tzinfo=UTC),
+        datetime(2027, 1, 1, tzinfo=UTC),
+    )
+    rows = [
+        MonthRow(1, 2, 1, 1, 0, -3.0),
+        MonthRow(2, 1, 0, 0, 1, 2.0),
+        MonthRow(3, 2, 0, 0, 2, 1.0),
+        MonthRow(4, 1, 0, 0, 1, 2.0),
+        MonthRow(5, 1, 1, 0, 0, 8.0),
+    ]
+    ranked = month_ranking(rows)
+    # Points first (a win 1, a draw ½), then rating gained; equal in both, equal rank.
+    assert [(r.user_id, r.rank, r.points) for r in ranked] == [
+        (5, 1, 1.0),
+        (3, 2, 1.0),
+        (1, 3, 1.0),
+        (2, 4, 0.5),
+        (4, 4, 0.5),
+    ]

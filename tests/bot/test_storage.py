@@ -92,15 +92,15 @@ async def test_snowflakes_are_64_bit(store: Store) -> None:
 
 
 def test_every_revision_says_its_purpose_and_follows_the_one_before() -> None:
-    # Numbers may skip (a branch's revision keeps the number it was given until it is merged
-    # and re-chained), but each revision follows the file before it.
+    # A branch's revision may skip a number given to another branch (merged in later).
     files = sorted((MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
-    assert files[0].name.startswith("0001_")
-    for before, file in zip([None, *files], files, strict=False):
+    numbers = [int(f.name[:4]) for f in files]
+    assert numbers[0] == 1 and numbers == sorted(set(numbers))
+    for before, n, file in zip([None, *numbers], numbers, files, strict=False):
         text = file.read_text()
         assert text.startswith(f'"""{file.stem}: ')
-        assert f'revision = "{file.name[:4]}"' in text
-        down = "down_revision = None" if before is None else f'down_revision = "{before.name[:4]}"'
+        assert f'revision = "{n:04d}"' in text
+        down = "down_revision = None" if before is None else f'down_revision = "{before:04d}"'
         assert down in text
 
 
@@ -123,12 +123,12 @@ async def test_a_file_made_before_alembic_is_stamped_keeps_its_games_and_plays_o
     assert await service.store.version() == int(head())
     with sqlite3.connect(path) as conn:
         # Stamped, not rebuilt: the old tables are as they were, but for the columns that
-        # revision 0004 added at their end (in place: SQLite's ADD COLUMN, no copy).
+        # revisions 0004 and 0006 added at their end (in place: SQLite's ADD COLUMN, no copy).
         schema_after = dict(conn.execute("SELECT name, sql FROM sqlite_master").fetchall())
         for name, sql in schema_before:
             assert schema_after[name].startswith(sql.removesuffix(")")), name
         grown = {name for name, sql in schema_before if schema_after[name] != sql}
-        assert grown == {"guilds", "challenges"}
+        assert grown == {"guilds", "challenges", "games"}
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(head(),)]
         # 0004: the old challenges (all accepted) count as shown; the limits are the defaults.
         assert (

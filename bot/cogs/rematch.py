@@ -1,0 +1,169 @@
+"""The Rematch button under a game's result (issue 13 item 1).
+
+Either player of a finished game may click it: against a person it posts the offer (a
+challenge with fixed colours, ``bot.games.rematch``) in the game's channel, with the
+challenge's own buttons, so accepting it opens the new game's thread like any challenge;
+against the computer the new game starts at once in a thread of its own. The button itself
+is built in ``bot.cogs.common.result_buttons`` (every result is posted from there).
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import ExitStack
+from typing import Any
+
+import discord
+
+from bot import text
+from bot.cogs.buttons import PersistentItem, challenge_view
+from bot.cogs.common import (
+    REMATCH_CUSTOM_ID,
+    GameBot,
+    bot_of,
+    in_time,
+    post_answer,
+    reply,
+)
+from bot.cogs.posts import send
+from bot.cogs.starts import post_game_start
+from bot.games import Challenge, GameView, computer_name, is_computer
+from engine import Colour
+
+log = logging.getLogger(__name__)
+
+
+# -- what players read ---
+
+
+def settings_text(options_of: Challenge | GameView) -> str:
+    """The settings of a rematch in one line (the game's own clock, never a default)."""
+    if isinstance(options_of, Challenge):
+        o = options_of.options
+        return text.describe_options(
+            width=o.width,
+            height=o.height,
+            rules=o.rules,
+            start=o.start,
+            clock=o.clock,
+            rated=o.rated,
+        )
+    game = options_of.game
+    return text.describe_options(
+        width=game.width,
+        height=game.height,
+        rules=game.rules,
+        start=game.start,
+        clock=options_of.clock,
+        rated=options_of.rated,
+    )
+
+
+def offer_text(challenge: Challenge) -> str:
+    """The public rematch offer, to the other player."""
+    colour = Colour(challenge.options.colour).description
+    return (
+        f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> asks you for a rematch of "
+        f"game #{challenge.rematch_of} ({settings_text(challenge)}; colours swapped: "
+        f"<@{challenge.challenger_id}> plays {colour}). The offer expires in 10 minutes."
+    )
+
+
+def asked_text(challenge: Challenge, link: str) -> str:
+    """The answer to the click in the finished game's thread: where the offer is."""
+    return f"<@{challenge.challenger_id}> asks <@{challenge.opponent_id}> for a rematch: {link}"
+
+
+def computer_rematch_text(view: GameView, user_id: int) -> str:
+    """The answer to the click against the computer: the new game."""
+    computer = view.blue_id if view.pink_id == user_id else view.pink_id
+    colour = "Pink (moves first)" if view.pink_id == user_id else "Blue"
+    return (
+        f"<@{user_id}> plays {computer_name(computer)} again: game #{view.game_id} "
+        f"({settings_text(view)}; colours swapped: you play {colour})."
+    )
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """A link to a message."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+# -- the button ---
+
+
+class RematchButton(
+    PersistentItem[discord.ui.Button[Any]],
+    template=r"dots:rematch:(?P<action>offer):(?P<key>[0-9]+)",
+):
+    """Rematch (under a result; the key is the finished game's id), for either player."""
+
+    def component(self, **options: Any) -> discord.ui.Button[Any]:
+        """The button, as ``bot.cogs.common.result_buttons`` builds it."""
+        return discord.ui.Button(
+            label="Rematch",
+            style=discord.ButtonStyle.primary,
+            custom_id=REMATCH_CUSTOM_ID.format(game_id=self.key),
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Offer the rematch, or start it against the computer (refusals are private)."""
+        bot = bot_of(interaction)
+        pending = ExitStack()
+
+        async def ask() -> Challenge | GameView:
+            made = await bot.service.rematch(game_id=self.key, user_id=interaction.user.id)
+            if isinstance(made, GameView):
+                # Pending from the commit on (in the same step): the computer's first move
+                # waits for the start's post.
+                pending.enter_context(bot.posts.pending(made.game_id))
+            return made
+
+        made, deferred = await in_time(interaction, ask())
+        with pending:
+            if isinstance(made, GameView):
+                await start_computer_rematch(interaction, deferred, made)
+            else:
+                await post_offer(bot, interaction, deferred, made)
+
+
+async def post_offer(
+    bot: GameBot, interaction: discord.Interaction[Any], deferred: bool | None, offer: Challenge
+) -> None:
+    """Post the offer in the game's channel (pinging the other player) and say where."""
+    channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
+    assert offer.opponent_id is not None
+    message = await send(
+        channel,
+        offer_text(offer),
+        view=challenge_view(offer.challenge_id),
+        allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(offer.opponent_id)]
+        ),
+    )
+    await bot.service.set_challenge_message(challenge_id=offer.challenge_id, message_id=message.id)
+    link = message_link(offer.guild_id, offer.channel_id, message.id)
+    await reply(
+        interaction,
+        deferred,
+        asked_text(offer, link),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+async def start_computer_rematch(
+    interaction: discord.Interaction[Any], deferred: bool | None, view: GameView
+) -> None:
+    """Say that the new game against the computer starts, then open its thread."""
+    bot = bot_of(interaction)
+    assert is_computer(view.pink_id) or is_computer(view.blue_id)
+    message = await post_answer(
+        interaction,
+        deferred,
+        computer_rematch_text(view, interaction.user.id),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    await post_game_start(bot, interaction, view, message)
+
+
+DYNAMIC_ITEMS = (RematchButton,)

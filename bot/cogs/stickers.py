@@ -1,0 +1,70 @@
+"""/stickers: a player's sticker book as a picture (issue 13 item 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import GameBot, deferred_if_slow, reply
+from bot.cogs.posts import plain_name
+from bot.games import Refusal
+from bot.games.stickers import Sticker, book_entries
+from renderer.stickers import render_sticker_book
+
+
+class NoStickersForBots(Refusal):
+    """The book of a bot was asked for: bots play no games of their own here."""
+
+
+# Every word of /stickers, in one place.
+NOT_FOR_BOTS = "bots collect no stickers: ask for a member's book"
+
+
+def book_title(name: str) -> str:
+    """The line at the top of the picture."""
+    return f"Sticker book of {plain_name(name)}"
+
+
+def book_text(name: str, counts: dict[Sticker, int]) -> str:
+    """The message under the picture: how many kinds are collected, and what earns one still
+    missing."""
+    have = sum(1 for sticker in Sticker if counts.get(sticker, 0) > 0)
+    line = f"**{plain_name(name)}** has {have} of {len(Sticker)} stickers (from every server)."
+    missing = [sticker for sticker in Sticker if counts.get(sticker, 0) == 0]
+    if missing:
+        line += f"\nNext to collect, **{missing[0].label}**: {missing[0].description}"
+    return line
+
+
+class Stickers(commands.Cog):
+    """The sticker book."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="stickers", description="A player's sticker book")
+    @app_commands.describe(user="Whose book (default: yours)")
+    async def stickers(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+    ) -> None:
+        """The player's sticker book as a picture: earned stickers in colour with a count,
+        missing ones as grey outlines."""
+        who = user or interaction.user
+        if who.bot:
+            raise NoStickersForBots(NOT_FOR_BOTS)
+        counts, deferred = await deferred_if_slow(
+            interaction, self.bot.service.sticker_book(user_id=who.id)
+        )
+        if not deferred:
+            return  # the interaction expired: nothing was asked of anyone else
+        # About 30 ms of CPU (bench/render.py): off the event loop.
+        png = await asyncio.to_thread(
+            render_sticker_book, book_entries(counts), book_title(who.display_name)
+        )
+        file = discord.File(io.BytesIO(png), filename=f"stickers-{who.id}.png")
+        await reply(interaction, deferred, book_text(who.display_name, counts), files=[file])

@@ -1,0 +1,228 @@
+"""Takebacks by consent (issue 13 item 3): /takeback asks the opponent, who answers with the
+Accept/Decline buttons posted in the game's thread.
+
+The request lives in the database (``bot.games.takebacks``); the buttons' custom ids carry the
+game and its number of actions when asked, so a click after a restart works, and a click after
+the opponent moved (or the request expired) is refused privately and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, ClassVar, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.buttons import PersistentItem
+from bot.cogs.common import (
+    GameBot,
+    SeveralGames,
+    bot_of,
+    game_channel_id,
+    in_game_channel,
+    in_time,
+    jump_url,
+    mention,
+    picture_file,
+    resolve_game,
+    send_to_game,
+    status_text,
+    update_clicked,
+)
+from bot.cogs.play import game_choices
+from bot.cogs.posts import answer, follow_up, send
+from bot.games import GameView, Refusal
+from bot.games.takebacks import TakebackRequest
+
+log = logging.getLogger(__name__)
+
+# -- words (one place for the translations to come) ------------------------------------------
+
+
+def request_text(request: TakebackRequest) -> str:
+    """The public question of a takeback request."""
+    return (
+        f"{mention(request.opponent_id)}, {mention(request.asker_id)} asks to take back "
+        f"{request.point} in game #{request.game_id}. Accept or decline: the request ends "
+        "with your move or in 5 minutes."
+    )
+
+
+def asked_text(view: GameView) -> str:
+    """The asker's private answer when the question is posted in the game's thread."""
+    return f"I asked your opponent in the thread of game #{view.game_id}: {jump_url(view)}"
+
+
+def answered_text(request: TakebackRequest, *, accepted: bool) -> str:
+    """What the request's message says once answered."""
+    asker, opponent = mention(request.asker_id), mention(request.opponent_id)
+    if accepted:
+        return f"{opponent} accepted: {asker} takes back {request.point}."
+    return f"{opponent} declined to take back {request.point}: play on."
+
+
+def taken_back_headline(request: TakebackRequest) -> str:
+    """The headline of the picture after an accepted takeback."""
+    return (
+        f"{mention(request.asker_id)} took back {request.point} (accepted by "
+        f"{mention(request.opponent_id)}); their clock starts again."
+    )
+
+
+SEVERAL = "you have several running games: say which one with the `game` option"
+NOT_YOUR_REQUEST = "This request is not yours to answer: "
+
+
+# -- the buttons -----------------------------------------------------------------------------
+
+
+class TakebackButton(
+    PersistentItem[discord.ui.Button[Any]],
+    template=r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})",
+):
+    """Accept or Decline a takeback request; the custom id carries the game and its number of
+    actions when asked (a click once the game moved on is refused)."""
+
+    LABELS: ClassVar[dict[str, str]] = {"accept": "Accept takeback", "decline": "Decline"}
+
+    def __init__(self, action: str, key: Any, /, *, moves: int = 0, **options: Any) -> None:
+        self.moves = moves
+        super().__init__(action, key, **options)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button with the position it was asked for (a forged key is marked
+        ``forged``, as in ``PersistentItem.from_custom_id``)."""
+        key = cls.parse_key(match["key"])
+        made = cls(match["action"], cls.NO_KEY if key is None else key, moves=int(match["moves"]))
+        made.forged = key is None
+        return made
+
+    def component(self, *, disabled: bool = False, **options: Any) -> discord.ui.Button[Any]:
+        """The button; ``disabled`` once the request is answered."""
+        return discord.ui.Button(
+            label=self.LABELS[self.action],
+            style=(
+                discord.ButtonStyle.success
+                if self.action == "accept"
+                else discord.ButtonStyle.danger
+            ),
+            custom_id=f"dots:takeback:{self.action}:{self.key}:{self.moves}",
+            disabled=disabled,
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer the request for the clicking user; accepted, the new picture goes to the
+        game's thread."""
+        bot = bot_of(interaction)
+        accept = self.action == "accept"
+        with bot.posts.pending(self.key):
+            done, deferred = await in_time(
+                interaction,
+                bot.service.answer_takeback(
+                    game_id=self.key,
+                    user_id=interaction.user.id,
+                    moves=self.moves,
+                    accept=accept,
+                ),
+                update=True,
+            )
+            await update_clicked(
+                interaction,
+                deferred,
+                answered_text(done.request, accepted=accept),
+                view=takeback_view(self.key, self.moves, disabled=True),
+            )
+            if done.taken is not None:
+                picture = await picture_file(bot, done.view)
+                content = status_text(done.view, headline=taken_back_headline(done.request))
+                await send_to_game(bot, done.view, content, files=[picture])
+
+
+def takeback_view(game_id: int, moves: int, *, disabled: bool = False) -> discord.ui.View:
+    """The buttons under a takeback request."""
+    view = discord.ui.View(timeout=None)
+    for action in ("accept", "decline"):
+        view.add_item(TakebackButton(action, game_id, moves=moves, disabled=disabled))
+    return view
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+class Takebacks(commands.Cog):
+    """/takeback: ask the opponent to take back your last move."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.autocomplete(game=game_choices)
+    @app_commands.command(
+        name="takeback", description="Ask your opponent to take back your last move"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(game="Game number, if you play several")
+    async def takeback(
+        self, interaction: discord.Interaction[Any], game: int | None = None
+    ) -> None:
+        """Post the request with Accept/Decline buttons in the game's thread (as the answer
+        when asked there), for the opponent to answer."""
+        try:
+            view = await resolve_game(interaction, game)
+        except SeveralGames as several:
+            mine = [
+                v
+                for v in several.games
+                if v.to_move_id not in {None, interaction.user.id}
+                and v.game.actions
+                and v.game.actions[-1].player == v.player_of(interaction.user.id)
+            ]
+            if len(mine) != 1:
+                raise Refusal(SEVERAL) from None
+            view = mine[0]
+        here = in_game_channel(interaction, view)
+        request, deferred = await in_time(
+            interaction,
+            self.bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
+            ephemeral=not here,
+        )
+        buttons = takeback_view(view.game_id, request.moves)
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        message: discord.Message | None = None
+        if here and deferred is None:
+            await answer(
+                interaction, request_text(request), view=buttons, allowed_mentions=mentions
+            )
+            message = await interaction.original_response()
+        elif here and deferred:
+            message = await follow_up(
+                interaction, request_text(request), view=buttons, allowed_mentions=mentions
+            )
+        else:
+            channel = self.bot.get_partial_messageable(
+                game_channel_id(view), guild_id=view.guild_id
+            )
+            try:
+                message = await send(
+                    channel, request_text(request), view=buttons, allowed_mentions=mentions
+                )
+            except discord.HTTPException:
+                log.warning("could not post the takeback request of game %s", view.game_id)
+            if deferred is None:
+                await answer(interaction, asked_text(view), ephemeral=True)
+            elif deferred:
+                await follow_up(interaction, asked_text(view), ephemeral=True)
+        if message is not None:
+            await self.bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
+
+
+DYNAMIC_ITEMS = (TakebackButton,)

@@ -1,0 +1,179 @@
+"""Use-cases of rematches (issue 13 item 1): a finished game's players ask to play again.
+
+A rematch keeps the game's size, rules, start, clocks, takebacks and rated setting, with the colours
+swapped. Between two people it is an offer: a challenge row naming the game it replays
+(``rematch_of``) from the player who asked to the other, with their colour fixed, so it
+expires, survives restarts, counts for the limits and is accepted exactly like a challenge.
+Against the computer it starts at once: its challenge row is stored accepted, with the game.
+A game has at most one rematch (a unique index), so two clicks at once make one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.games import convert
+from bot.games.challenges import LimitReached, clock_and_takebacks, limit_message
+from bot.games.computer import LEVEL_OF, is_computer
+from bot.games.computer_games import ComputerCases, snapshot
+from bot.games.convert import to_dt, to_ts
+from bot.games.core import Live
+from bot.games.errors import ChallengeExists, NotYourGame, Refusal
+from bot.games.models import CHALLENGE_TTL, Challenge, ClockChange, GameOptions, GameView
+from bot.games.queries import QueryCases
+from bot.i18n import N_, _
+from bot.storage.rows import ChallengeRow
+from bot.storage.store import OverLimitError, RematchExistsError
+from engine import Player
+
+AGAIN = "challenge again with /challenge"
+
+
+class NoRematch(Refusal):
+    """The game cannot get a rematch (now): not over, not yours, or it has one already."""
+
+
+def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> str:
+    """Why a second rematch of the same game is refused, for ``user_id``."""
+    game_id = existing.rematch_of
+    if existing.status == "accepted" and existing.game_id is not None:
+        return f"game #{game_id} has its rematch already: game #{existing.game_id}"
+    if existing.status == "open" and existing.expires > now:
+        if existing.challenger_id == user_id:
+            return (
+                f"you have asked for a rematch of game #{game_id} already: it waits for "
+                f"<@{existing.opponent_id}>'s answer"
+            )
+        return (
+            f"<@{existing.challenger_id}> has offered you a rematch of game #{game_id} already: "
+            "answer it with the buttons of the offer"
+        )
+    if existing.status == "declined":
+        return f"the rematch of game #{game_id} was declined: nothing changed"
+    if existing.status == "cancelled":
+        return f"the rematch offer of game #{game_id} was withdrawn: {AGAIN}"
+    return f"the rematch offer of game #{game_id} has expired: {AGAIN}"
+
+
+class RematchCases(ComputerCases, QueryCases):
+    """Rematches: an offer between people, a new game at once against the computer."""
+
+    async def rematch(self, *, game_id: int, user_id: int) -> Challenge | GameView:
+        """``user_id`` asks for a rematch of the finished game ``game_id``: the offer to the
+        other player (a challenge, expiring like one), or against the computer the new game,
+        started (its turn listeners told when the computer is Pink).
+
+        Raises:
+            NoSuchGame, NotYourGame (a bystander), NoRematch (the game is not over, or has
+            its rematch already), ChallengeExists (the two have an open challenge),
+            LimitReached.
+        """
+        old = await self.game(game_id)
+        colour = old.player_of(user_id)
+        if colour is None:
+            raise NotYourGame(
+                _("only the players of game #{game_id} can ask for its rematch", game_id=game_id)
+            )
+        if old.status == "running":
+            raise NoRematch(_("game #{game_id} is still being played", game_id=game_id))
+        if old.status != "over":
+            raise NoRematch(f"game #{game_id} was aborted: {AGAIN}")
+        now = to_ts(self.now())
+        existing = await self.store.rematch_of(game_id)
+        if existing is not None:
+            raise NoRematch(existing_message(existing, user_id=user_id, now=now))
+        other = old.user_of(colour.opponent)
+        mine = colour.opponent  # the colours swap
+        options = GameOptions(
+            width=old.game.width,
+            height=old.game.height,
+            rules=old.game.rules,
+            start=old.game.start,
+            clock=old.clock,
+            colour="pink" if mine is Player.PINK else "blue",
+            rated=old.rated,
+            game_clock=old.game_clock,
+            takebacks=old.takebacks,
+        )
+        row = ChallengeRow(
+            challenge_id=0,
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            message_id=None,
+            challenger_id=user_id,
+            opponent_id=other,
+            width=options.width,
+            height=options.height,
+            rules=options.rules,
+            start=options.start,
+            clock=convert.clock_seconds(old.clock),
+            colour=options.colour,
+            rated=options.rated,
+            status="open",
+            created=now,
+            expires=now + CHALLENGE_TTL.total_seconds(),
+            game_id=None,
+            rematch_of=game_id,
+            **clock_and_takebacks(options),
+        )
+        try:
+            if is_computer(other):
+                return await self._computer_rematch(row, options, user_id=user_id, now=now)
+            limits = await self.user_limits(guild_id=old.guild_id)
+            stored = await self.store.offer_rematch_within(
+                row, now=now, max_challenges=limits.challenges, max_games=limits.games
+            )
+        except OverLimitError as over:
+            raise LimitReached(limit_message(over, user_id)) from None
+        except RematchExistsError as clash:  # the other player's click came first
+            raise NoRematch(existing_message(clash.existing, user_id=user_id, now=now)) from None
+        if stored is None:
+            raise ChallengeExists(
+                N_("there is already an open challenge between you two: answer that one first")
+            )
+        self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
+        return convert.challenge_value(stored)
+
+    async def _computer_rematch(
+        self, row: ChallengeRow, options: GameOptions, *, user_id: int, now: float
+    ) -> GameView:
+        """Start the rematch against the computer (see ``rematch``).
+
+        Raises:
+            OverLimitError, RematchExistsError.
+        """
+        clock = row.clock
+        assert clock is not None  # a rematch copies the game's clock
+        pink, blue = (
+            (user_id, row.opponent_id) if options.colour == "pink" else (row.opponent_id, user_id)
+        )
+        game = await self._new_game_row(
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            challenge_id=None,
+            pink_id=pink,
+            blue_id=blue,
+            options=options,
+            clock=clock,
+            created=now,
+            now=now,
+        )
+        limits = await self.user_limits(guild_id=row.guild_id)
+        stored = await self.store.start_rematch_within(
+            replace(row, expires=now),
+            game,
+            user_id=user_id,
+            max_games=limits.games,
+            max_computer=limits.computer,
+            computer_ids=tuple(LEVEL_OF),
+        )
+        async with self._lock(stored.game_id):
+            live = Live(stored, convert.rebuild(stored, []))
+            self._remember(live)
+            self._game_clock(stored)
+            view = convert.game_view(stored, live.game)
+            if is_computer(view.to_move_id):
+                # The computer plays at once: the caller shows the start as it was.
+                view = replace(view, game=snapshot(view.game))
+                self._computer_to_play(view.game_id)
+            return view

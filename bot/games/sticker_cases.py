@@ -1,0 +1,149 @@
+"""Use-cases of stickers (issue 13 item 5): what each action earns, stored with it, and the
+sticker book.
+
+Every committed action asks ``_stickers_earned`` (``PlayCases._commit``'s hook) for what it
+earned: the rows go into the action's own transaction (``Store.record_action``), so a sticker is
+never lost to a crash nor written for an action that was not stored; the news goes into the
+``MoveOutcome`` for the move's post. Against the computer only the person collects.
+
+What it costs: a move reads only its own ``Placement`` (``stickers_of_last_action``), given the
+stickers the game earned before, kept per cached game (read from the database once after a
+restart, an undo or a take-back); one more read only when the move earned something (was it the
+player's first of its kind?). At the end the game is replayed once (``stickers_of_game``): what
+the game earned and is not stored yet is written then, so a game begun before stickers existed
+still gets its game-level stickers.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.computer import is_computer
+from bot.games.core import Live
+from bot.games.play import PlayCases
+from bot.games.stickers import (
+    Earned,
+    Sticker,
+    StickerNews,
+    stickers_of_game,
+    stickers_of_last_action,
+)
+from bot.storage import Store
+from bot.storage.rows import GameRow, StickerRow
+from engine import Game, Player
+
+
+@dataclass(slots=True)
+class _Known:
+    """What a cached game earned in its first ``covered`` actions (valid for that ``game``
+    object only: a game rebuilt from the database is read again)."""
+
+    game: Game
+    covered: int
+    earned: list[Earned]
+
+
+def collectors(row: GameRow) -> tuple[Player, ...]:
+    """The colours that collect stickers in a game: both, but never the computer."""
+    return tuple(
+        colour
+        for colour, user_id in ((Player.PINK, row.pink_id), (Player.BLUE, row.blue_id))
+        if not is_computer(user_id)
+    )
+
+
+def _user_of(row: GameRow, player: Player) -> int:
+    return row.pink_id if player is Player.PINK else row.blue_id
+
+
+def _as_earned(row: GameRow, stored: Sequence[StickerRow], before: int) -> list[Earned]:
+    """The stored stickers of a game earned before action ``before``, as the engine-side
+    values (ids of stickers this version does not know are left out)."""
+    out = []
+    for item in stored:
+        if item.seq >= before or item.user_id not in (row.pink_id, row.blue_id):
+            continue
+        try:
+            sticker = Sticker.parse(item.sticker)
+        except ValueError:
+            continue
+        player = Player.PINK if item.user_id == row.pink_id else Player.BLUE
+        out.append(Earned(player, sticker, item.seq))
+    return out
+
+
+class StickerCases(PlayCases):
+    """Stickers earned by actions, stored with them, and each player's sticker book."""
+
+    def __init__(self, store: Store, **options: Any) -> None:
+        super().__init__(store, **options)
+        # By game id, least recently used first; bounded like the cache of running games.
+        self._known: OrderedDict[int, _Known] = OrderedDict()
+
+    async def _stickers_earned(
+        self, live: Live, *, at: float
+    ) -> tuple[list[StickerRow], tuple[StickerNews, ...]]:
+        """What the cached game's last action earned: the rows to store with it and the news
+        for its post (call under the game's lock, before the commit)."""
+        row, game = live.row, live.game
+        last = len(game.actions) - 1
+        players = collectors(row)
+        if last < 0 or not players:
+            return [], ()
+        known = self._known.get(row.game_id)
+        # At the end the database is the truth (once a game): what is missing there is added.
+        if not game.is_over and known is not None and known.game is game and known.covered == last:
+            earlier = known.earned
+        else:
+            earlier = _as_earned(row, await self.store.game_stickers(row.game_id), last)
+        if game.is_over:
+            have = {(e.player, e.sticker) for e in earlier}
+            new = [e for e in stickers_of_game(game, players) if (e.player, e.sticker) not in have]
+            self._known.pop(row.game_id, None)
+        else:
+            new = stickers_of_last_action(game, players, earlier)
+            self._known[row.game_id] = _Known(game, last + 1, [*earlier, *new])
+            self._known.move_to_end(row.game_id)
+            while len(self._known) > self.max_cached:
+                self._known.popitem(last=False)
+        if not new:
+            return [], ()
+        rows = [
+            StickerRow(_user_of(row, e.player), str(e.sticker), row.game_id, row.guild_id,
+                       e.action, at)
+            for e in new
+        ]  # fmt: skip
+        announced = [(_user_of(row, e.player), e.sticker) for e in new if e.action == last]
+        owned = await self.store.stickers_owned(
+            [(user_id, str(sticker)) for user_id, sticker in announced], besides=row.game_id
+        )
+        news = tuple(
+            StickerNews(user_id, sticker, (user_id, str(sticker)) not in owned)
+            for user_id, sticker in announced
+        )
+        return rows, news
+
+    async def sticker_book(self, *, user_id: int) -> dict[Sticker, int]:
+        """In how many games ``user_id`` earned each sticker, in every server (stickers not
+        earned yet are missing)."""
+        counts: dict[Sticker, int] = {}
+        for sticker_id, count in (await self.store.sticker_counts(user_id)).items():
+            try:
+                counts[Sticker.parse(sticker_id)] = count
+            except ValueError:
+                continue  # a sticker of a newer version of the bot
+        return counts
+
+    async def game_stickers(self, *, game_id: int) -> list[tuple[int, Sticker, int]]:
+        """The stickers earned in a game as (user id, sticker, action index), in the order of
+        its actions."""
+        out = []
+        for item in await self.store.game_stickers(game_id):
+            try:
+                out.append((item.user_id, Sticker.parse(item.sticker), item.seq))
+            except ValueError:
+                continue
+        return out

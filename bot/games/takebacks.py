@@ -1,0 +1,205 @@
+"""Use-cases of takebacks by consent (issue 13 item 3): ask, accept, decline.
+
+On the opponent's turn right after your dot, you may ask to take it back; the opponent answers.
+Accepted, the dot is taken back with the engine's journal (``Game.pop``, as /undo does against
+the computer) and the clock restarts for you. The request is stored (table ``takebacks``, one
+per game: the latest), guarded by the game's number of actions, so an answer after a move, or
+after the request expired, changes nothing, and the buttons still work after a restart.
+
+Allowed only when the game allows them: rated games only if the challenge enabled them,
+unrated games by default. Against the computer, /undo stays (this refuses and says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.games import convert
+from bot.games.computer import is_computer
+from bot.games.convert import to_dt, to_ts
+from bot.games.errors import GameChanged, NotAgainstComputer, Refusal
+from bot.games.models import GameView
+from bot.games.play import PlayCases
+from bot.i18n import N_
+from bot.storage.rows import TakebackRow
+from engine import Action, Player
+
+TAKEBACK_TTL = timedelta(minutes=5)
+"""How long a takeback request can be answered (the opponent's move ends it earlier)."""
+
+
+class TakebacksOff(Refusal):
+    """This game does not allow takebacks (a rated game whose challenge did not enable them)."""
+
+
+class NothingToTakeBack(Refusal):
+    """A takeback is asked only on the opponent's turn, right after your own dot."""
+
+
+class AlreadyAsked(Refusal):
+    """This move's takeback was asked already (and is waiting, or was declined)."""
+
+
+class NotYourTakeback(Refusal):
+    """Only the asker's opponent answers a takeback request."""
+
+
+class TakebackClosed(Refusal):
+    """The request was answered, has expired, or the game moved on since."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A takeback request as stored, with the game it is for."""
+
+    game_id: int
+    asker_id: int
+    opponent_id: int
+    moves: int
+    point: str
+    status: str
+    expires: datetime
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAnswer:
+    """What an answer did: the request, the game after it, and the action taken back (None
+    when declined)."""
+
+    request: TakebackRequest
+    view: GameView
+    taken: Action | None
+
+
+class TakebackCases(PlayCases):
+    """Takebacks by consent, each under the game's lock, committed before returning."""
+
+    async def ask_takeback(self, *, game_id: int, user_id: int) -> TakebackRequest:
+        """``user_id`` asks their opponent to take back their last dot.
+
+        Raises:
+            NoSuchGame, NotYourGame, GameOver, NotAgainstComputer (use /undo), TakebacksOff,
+            NothingToTakeBack (not right after your dot), AlreadyAsked.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            colour = self._colour(live, user_id)
+            row = live.row
+            opponent = row.blue_id if colour is Player.PINK else row.pink_id
+            if is_computer(opponent):
+                raise NotAgainstComputer(
+                    N_("against the computer, use /undo to take back your move and its reply")
+                )
+            if not row.takebacks:
+                raise TakebacksOff(
+                    "takebacks are off in this game: a rated game allows them only when the "
+                    "challenge turned them on"
+                )
+            actions = live.game.actions
+            last = actions[-1] if actions else None
+            if (
+                last is None
+                or (last.kind, last.player) != ("dot", colour)
+                or live.game.to_move is not colour.opponent
+            ):
+                raise NothingToTakeBack(
+                    "you can ask for a takeback only right after your move, while your "
+                    "opponent is to move"
+                )
+            now = self.now()
+            earlier = await self.store.takeback(game_id)
+            if earlier is not None and earlier.moves == row.moves:
+                if earlier.status == "declined":
+                    raise AlreadyAsked(N_("your opponent already declined to take this move back"))
+                if earlier.status == "pending" and earlier.expires > to_ts(now):
+                    raise AlreadyAsked(
+                        N_("you already asked to take this move back: wait for the answer")
+                    )
+            stored = await self.store.ask_takeback(
+                TakebackRow(
+                    game_id=game_id,
+                    asker_id=user_id,
+                    moves=row.moves,
+                    status="pending",
+                    asked=to_ts(now),
+                    expires=to_ts(now + TAKEBACK_TTL),
+                )
+            )
+            return _request(stored, live.row.pink_id, live.row.blue_id, last)
+
+    async def set_takeback_message(self, *, game_id: int, message_id: int) -> None:
+        """Remember the message that shows a game's takeback request."""
+        await self.store.set_takeback_message(game_id, message_id)
+
+    async def answer_takeback(
+        self, *, game_id: int, user_id: int, moves: int, accept: bool
+    ) -> TakebackAnswer:
+        """The asker's opponent accepts or declines the request made at ``moves`` actions.
+        Accepted, the asker's last dot is taken back and their clock restarts.
+
+        Raises:
+            NoSuchGame, GameOver, NotYourTakeback (the asker, or a bystander), TakebackClosed
+            (answered, expired, or the game moved on), GameChanged.
+        """
+        async with self._lock(game_id):
+            live = await self._running(game_id)
+            row = live.row
+            request = await self.store.takeback(game_id)
+            if request is None or request.moves != moves:
+                raise TakebackClosed(N_("this takeback request is over: the game moved on"))
+            if user_id == request.asker_id:
+                raise NotYourTakeback(N_("your opponent answers your takeback request, not you"))
+            if user_id not in {row.pink_id, row.blue_id}:
+                raise NotYourTakeback(N_("only the players' opponent can answer this request"))
+            if request.status != "pending":
+                raise TakebackClosed(f"this takeback request was already {request.status}")
+            if row.moves != moves or len(live.game.actions) != moves:
+                raise TakebackClosed(N_("this takeback request is over: the game moved on"))
+            now = self.now()
+            if request.expires <= to_ts(now):
+                raise TakebackClosed(N_("this takeback request has expired"))
+            last = live.game.actions[-1]
+            if not accept:
+                declined = await self.store.decline_takeback(game_id, moves=moves)
+                if declined is None:
+                    raise TakebackClosed(N_("this takeback request is over"))
+                view = convert.game_view(row, live.game)
+                return TakebackAnswer(
+                    _request(declined, row.pink_id, row.blue_id, last), view, None
+                )
+            deadline, clock = self._clock_taken_back(live, (last,), now)
+            stored = await self.store.accept_takeback(
+                game_id, moves=moves, keep=moves - 1, deadline=deadline, clock=clock
+            )
+            if stored is None:
+                self._cache.pop(game_id, None)
+                raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
+            live.game.pop()  # the engine's journal, no replay of the game
+            live.row = stored
+            self._game_clock(stored)
+            accepted = TakebackRow(
+                request.game_id,
+                request.asker_id,
+                request.moves,
+                "accepted",
+                request.asked,
+                request.expires,
+                request.message_id,
+            )
+            view = convert.game_view(stored, live.game)
+            return TakebackAnswer(_request(accepted, row.pink_id, row.blue_id, last), view, last)
+
+
+def _request(row: TakebackRow, pink_id: int, blue_id: int, last: Action) -> TakebackRequest:
+    return TakebackRequest(
+        game_id=row.game_id,
+        asker_id=row.asker_id,
+        opponent_id=blue_id if row.asker_id == pink_id else pink_id,
+        moves=row.moves,
+        point=last.point.name if last.point is not None else "",
+        status=row.status,
+        expires=to_dt(row.expires),
+        message_id=row.message_id,
+    )
