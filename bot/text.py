@@ -200,7 +200,10 @@ def describe_options(
 
 
 def clock_description(clock: GameClock, locale: str = SOURCE) -> str:
-    """A game clock in words: ``"5 min each, 5 s more a move"``."""
+    """A game clock in words: ``"5 minutes each, 5 seconds more a move"`` (English: the
+    clock's own words; other languages: short durations, ``"5 min"``)."""
+    if locale == SOURCE:
+        return clock.description
     each = format_duration(clock.total, locale=locale)
     if not clock.increment:
         return translate(locale, _("{each} each, nothing added a move", each=each))
