@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES
 from bot.cogs.common import GameBot, answer_error, refuse
+from bot.cogs.translator import CatalogueTranslator
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.games import Event, GameService, Refusal
@@ -126,6 +127,7 @@ class DotsBot(GameBot):
             )
         self.outbox = Outbox(self._service, shards=self.clocks.shards)
         self.turns = ComputerTurns(self._service, shards=self.clocks.shards, outbox=True)
+        await self.tree.set_translator(CatalogueTranslator())
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)

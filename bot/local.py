@@ -44,6 +44,20 @@ from bot.games import (
     computer_name,
     is_computer,
 )
+from bot.i18n import (
+    COLOURS,
+    LEVELS,
+    LOCALES,
+    N_,
+    RULES,
+    STARTS,
+    Text,
+    _,
+    locale_from_environment,
+    normalize,
+    translate,
+    words,
+)
 from bot.pictures import game_gif, game_png
 from engine import (
     Colour,
@@ -64,7 +78,7 @@ PINK_USER_ID = 1
 BLUE_USER_ID = 2
 NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
 
-HELP = """\
+HELP = N_("""\
 Commands (the player to move types them):
   B7 or move B7   place a dot (column letter, row number; row 1 is at the bottom)
   end             end: you make no more moves (asks to confirm; under grounding rules a stop)
@@ -73,9 +87,10 @@ Commands (the player to move types them):
   undo            against the computer: take back your last move and its reply
   help            this list
   quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `dots-bot local`
-                  offers to continue it"""
+                  offers to continue it""")
 
 DEFAULT_SIZE = (10, 10)
+SORRY = N_("Sorry: {reason}. Type `help` for the commands.")
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -93,6 +108,7 @@ class LocalOptions:
     new: bool = False
     computer: str | None = None
     colour: str | None = None
+    locale: str | None = None  # None: the terminal's (LANG, LC_MESSAGES)
 
     @property
     def width(self) -> int:
@@ -135,46 +151,86 @@ def size_argument(value: str) -> tuple[int, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `dots-bot local`; one left out takes its default for a new game and does
-    not restrict which saved game is offered."""
+    not restrict which saved game is offered. The help is in the terminal's language."""
     parser.add_argument(
-        "--size", type=size_argument, default=None, help="board size, e.g. 10x10 (default), 39x32"
+        "--size",
+        type=size_argument,
+        default=None,
+        help=_say(N_("board size, e.g. 10x10 (default), 39x32")),
     )
     parser.add_argument(
         "--rules",
         default=None,
         choices=[rules.value for rules in Rules],
-        help=f"rule set: {_described(Rules)} (default: standard)",
+        help=_say(_("rule set: {choices} (default: standard)", choices=_described(Rules))),
     )
     parser.add_argument(
         "--start",
         default=None,
         choices=[start.value for start in Start],
-        help=f"starting position: {_described(Start)} (default: empty)",
+        help=_say(_("starting position: {choices} (default: empty)", choices=_described(Start))),
     )
-    parser.add_argument("--db", default=None, help="SQLite file (default: DOTS_DATABASE)")
-    parser.add_argument("--out", default="dots-pictures", help="folder for the PNG pictures")
+    parser.add_argument("--db", default=None, help=_say(N_("SQLite file (default: DOTS_DATABASE)")))
     parser.add_argument(
-        "--new", action="store_true", help="start a new game even if one is unfinished"
+        "--out", default="dots-pictures", help=_say(N_("folder for the PNG pictures"))
+    )
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help=_say(N_("start a new game even if one is unfinished")),
     )
     parser.add_argument(
         "--computer",
         choices=[level.value for level in Level],
         default=None,
-        help="play against the computer at this level (unrated) instead of two at one keyboard: "
-        + _described(Level),
+        help=_say(
+            _(
+                "play against the computer at this level (unrated) instead of two at one "
+                "keyboard: {choices}",
+                choices=_described(Level),
+            )
+        ),
     )
     parser.add_argument(
         "--colour",
         choices=[colour.value for colour in Colour],
         default=None,
-        help="your colour against the computer: " + _described(Colour) + " (default: pink)",
+        help=_say(
+            _(
+                "your colour against the computer: {choices} (default: pink)",
+                choices=_described(Colour),
+            )
+        ),
     )
+    parser.add_argument(
+        "--lang",
+        choices=list(LOCALES),
+        default=None,
+        help=_say(N_("the language of the game (default: the terminal's, from LANG)")),
+    )
+
+
+_DESCRIPTIONS: dict[type, dict[str, str]] = {
+    Rules: RULES,
+    Start: STARTS,
+    Level: LEVELS,
+    Colour: COLOURS,
+}
+
+
+def _say(message: Text) -> str:
+    """``message`` in the terminal's language (for --help, before --lang is read)."""
+    return translate(locale_from_environment(), message)
 
 
 def _described(options: type[Rules | Start | Level | Colour]) -> str:
     """The choices with what each means, for --help: ``"easy: takes what it is given; ..."``.
     argparse formats help with %, so a literal % is doubled."""
-    return "; ".join(f"{o.value}: {o.description}" for o in options).replace("%", "%%")
+    locale = locale_from_environment()
+    meanings = _DESCRIPTIONS[options]
+    return "; ".join(
+        f"{o.value}: {translate(locale, meanings.get(o.value, o.description))}" for o in options
+    ).replace("%", "%%")
 
 
 def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
@@ -191,7 +247,8 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
         try:
             check_options(width, height, args.rules or Rules.STANDARD, args.start)
         except OptionError as error:
-            raise ValueError(f"--start {args.start}: {error}") from None
+            reason = translate(locale_from_environment(), text.engine_message(error))
+            raise ValueError(f"--start {args.start}: {reason}") from None
     return LocalOptions(
         size=size,
         rules=args.rules,
@@ -201,6 +258,7 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
         new=args.new,
         computer=args.computer,
         colour=args.colour,
+        locale=getattr(args, "lang", None),
     )
 
 
@@ -214,10 +272,11 @@ class LocalGame:
         self.options = options
         self.read = read
         self.write: Write = lambda message: write(text.plain(message))  # no Discord markdown
+        self.locale = normalize(options.locale or locale_from_environment())
         self.view: GameView | None = None
         self.pictures: list[Path] = []
         self.computer = computer_id(options.computer) if options.computer else None
-        self.names = dict(NAMES)
+        self.names = {colour: text.label(colour, self.locale) for colour in Player}
         self._turns: ComputerTurns | None = None
         self._moved: asyncio.Queue[ComputerMoved] = asyncio.Queue()
 
@@ -228,7 +287,7 @@ class LocalGame:
             if self.view is None:
                 return 0
             self._name_players(self.view)
-            self.write(HELP)
+            self.write(self.t(HELP))
             self._show(self.view, "")
             while self.view.is_running:
                 if is_computer(self.view.to_move_id):
@@ -252,7 +311,14 @@ class LocalGame:
     def _name_players(self, view: GameView) -> None:
         for colour in (Player.PINK, Player.BLUE):
             user_id = view.user_of(colour)
-            self.names[colour] = computer_name(user_id) if is_computer(user_id) else colour.label
+            if is_computer(user_id):
+                self.names[colour] = computer_name(user_id)
+            else:
+                self.names[colour] = text.label(colour, self.locale)
+
+    def t(self, message: Text) -> str:
+        """``message`` in the game's language."""
+        return translate(self.locale, message)
 
     async def _computer_turn(self) -> None:
         """Show the computer's move, played by the service's ComputerTurns as soon as the
@@ -266,7 +332,7 @@ class LocalGame:
         computer = self.view.to_move_id
         assert computer is not None
         if self.options.computer == "hard":
-            self.write(f"{computer_name(computer)} is thinking...")
+            self.write(self.t(_("{name} is thinking...", name=computer_name(computer))))
         while True:
             if self._moved.empty() and not self._turns.is_armed(game_id=game_id):
                 if not is_computer((await self.service.game(game_id)).to_move_id):
@@ -293,12 +359,17 @@ class LocalGame:
         you = view.player_of(PINK_USER_ID)
         opponent = view.blue_id if you is Player.PINK else view.pink_id
         if is_computer(opponent) and you is not None:
-            return f"you ({you.label}) against {computer_name(opponent)}"
-        return "two players at one keyboard"
+            colour = text.label(you, self.locale)
+            return self.t(
+                _("you ({colour}) against {name}", colour=colour, name=computer_name(opponent))
+            )
+        return self.t(N_("two players at one keyboard"))
 
     def describe(self, view: GameView, *, moves: bool = True) -> str:
         """A local game in one line: size, rules, start, opponent (and the moves so far)."""
-        return text.describe_local_game(view.game, opponent=self._opponent(view), moves=moves)
+        return text.describe_local_game(
+            view.game, opponent=self._opponent(view), moves=moves, locale=self.locale
+        )
 
     async def _saved_games(self) -> list[GameView]:
         """The running local games, oldest first: two at one keyboard or against the computer."""
@@ -318,32 +389,51 @@ class LocalGame:
         for view in saved:
             conflicts = self.options.conflicts(view)
             if conflicts:
-                self.write(
-                    f"Saved local game #{view.game_id} ({self.describe(view)}) is not offered: "
-                    f"you asked for {' '.join(conflicts)}. `dots-bot local` with no options "
-                    "offers to continue it."
+                not_offered = _(
+                    "Saved local game #{game_id} ({game}) is not offered: you asked for "
+                    "{options}. `dots-bot local` with no options offers to continue it.",
+                    game_id=view.game_id,
+                    game=self.describe(view),
+                    options=" ".join(conflicts),
                 )
+                self.write(self.t(not_offered))
         if not fitting:
             return None
         if len(fitting) == 1:
             view = fitting[0]
-            question = f"Continue local game #{view.game_id} ({self.describe(view)})? [Y/n] "
-            return view if self._yes(question, default=True) else None
-        self.write("Saved local games:")
+            question = _(
+                "Continue local game #{game_id} ({game})? [Y/n] ",
+                game_id=view.game_id,
+                game=self.describe(view),
+            )
+            return view if self._yes(self.t(question), default=True) else None
+        self.write(self.t(N_("Saved local games:")))
         for view in fitting:
             self.write(f"  #{view.game_id}: {self.describe(view)}")
         by_number = {str(view.game_id): view for view in fitting}
         latest = fitting[-1]
-        question = f"Continue which? Its number (Enter: #{latest.game_id}; n: a new game): "
+        question = self.t(
+            _(
+                "Continue which? Its number (Enter: #{game_id}; n: a new game): ",
+                game_id=latest.game_id,
+            )
+        )
         while True:
             answer = self.read(question).strip().lower().lstrip("#")
             if not answer:
                 return latest
-            if answer in ("n", "no", "new"):
+            if answer in ("n", "no", "new", *self._words(N_("no"))):
                 return None
             if answer in by_number:
                 return by_number[answer]
-            self.write(f"Sorry: `{answer}` is not one of these games; type its number or n.")
+            self.write(
+                self.t(
+                    _(
+                        "Sorry: `{answer}` is not one of these games; type its number or n.",
+                        answer=answer,
+                    )
+                )
+            )
 
     async def _choose_game(self) -> GameView | None:
         service = self.service
@@ -373,10 +463,19 @@ class LocalGame:
                 level=self.options.computer,
                 options=options,
             )
-            colour = "Pink (you move first)" if view.pink_id == PINK_USER_ID else "Blue"
+            if view.pink_id == PINK_USER_ID:
+                colour = self.t(N_("Pink (you move first)"))
+            else:
+                colour = self.t(N_("Blue"))
             self.write(
-                f"You play {colour} against Computer ({self.options.computer}); "
-                "`undo` takes back your last move and its reply."
+                self.t(
+                    _(
+                        "You play {colour} against {name}; `undo` takes back your last move "
+                        "and its reply.",
+                        colour=colour,
+                        name=computer_name(computer_id(self.options.computer)),
+                    )
+                )
             )
         else:
             view = await service.start_game(
@@ -386,17 +485,25 @@ class LocalGame:
                 blue_id=BLUE_USER_ID,
                 options=options,
             )
-        self.write(f"New local game #{view.game_id}: {self.describe(view, moves=False)}.")
+        self.write(
+            self.t(
+                _(
+                    "New local game #{game_id}: {game}.",
+                    game_id=view.game_id,
+                    game=self.describe(view, moves=False),
+                )
+            )
+        )
         return view
 
     async def _command(self, line: str) -> bool:
         """Handle one line; False when the players want to leave."""
         assert self.view is not None
         view = self.view
-        words = line.split(maxsplit=1)
-        if not words:
+        parts = line.split(maxsplit=1)
+        if not parts:
             return True
-        word = words[0].lower()
+        word = parts[0].lower()
         mover = view.game.to_move
         assert mover is not None
         user_id = view.user_of(mover)
@@ -404,66 +511,86 @@ class LocalGame:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?", "h"):
-                self.write(HELP)
+                self.write(self.t(HELP))
             elif word == "board":
                 self._show(view, "")
             elif word == "undo":
                 undone = await self.service.undo(game_id=view.game_id, user_id=user_id)
                 self.view = undone.view
                 points = [a.point.name for a in undone.taken if a.point is not None]
-                self._show(
-                    undone.view, f"You take back {points[0]} and the computer's reply {points[1]}."
+                taken = _(
+                    "You take back {point} and the computer's reply {reply}.",
+                    point=points[0],
+                    reply=points[1],
                 )
+                self._show(undone.view, self.t(taken))
             elif word == "end":
                 if self._confirm_end(view, mover):
                     await self._acted(await self.service.end(game_id=view.game_id, user_id=user_id))
             elif word == "resign":
-                if self._yes(f"{mover.label} resigns and {mover.opponent.label} wins? [y/N] "):
+                question = _(
+                    "{colour} resigns and {other} wins? [y/N] ",
+                    colour=text.label(mover, self.locale),
+                    other=text.label(mover.opponent, self.locale),
+                )
+                if self._yes(self.t(question)):
                     await self._acted(
                         await self.service.resign(game_id=view.game_id, user_id=user_id)
                     )
-            elif word in ("move", "m", "play") and len(words) == 1:
-                self.write("Which point? For example `move E5`, or just `E5`.")
+            elif word in ("move", "m", "play") and len(parts) == 1:
+                self.write(self.t(N_("Which point? For example `move E5`, or just `E5`.")))
             else:
-                point = words[1] if word in ("move", "m", "play") else line
+                point = parts[1] if word in ("move", "m", "play") else line
                 outcome = await self.service.place(
                     game_id=view.game_id, user_id=user_id, point=point
                 )
                 await self._acted(outcome)
         except Refusal as refusal:
-            self.write(f"Sorry: {refusal}. Type `help` for the commands.")
+            self.write(self.t(_(SORRY, reason=refusal.render(self.locale))))
         except ValueError as error:
-            self.write(f"Sorry: {error}. Type `help` for the commands.")
+            self.write(self.t(_(SORRY, reason=self.t(text.engine_message(error)))))
         return True
 
     def _confirm_end(self, view: GameView, mover: Player) -> bool:
         game = view.game
         preview = game.stop_preview(mover) if game.rules == "grounding" else None
-        self.write(text.end_confirmation(game, mover, preview))
+        self.write(text.end_confirmation(game, mover, preview, locale=self.locale))
         if preview is not None:
             if not preview.allowed:
                 return False
             if preview.dots:
                 names = ", ".join(point.name for point in preview.dots)
                 path = self._picture(view, suffix="stop-preview", preview=preview)
-                self.write(f"Handed over: {names}. Picture: {path}")
-        return self._yes(f"{mover.label}: really {'stop' if preview else 'end'}? [y/N] ")
+                self.write(
+                    self.t(_("Handed over: {points}. Picture: {path}", points=names, path=path))
+                )
+        colour = text.label(mover, self.locale)
+        if preview:
+            question = _("{colour}: really stop? [y/N] ", colour=colour)
+        else:
+            question = _("{colour}: really end? [y/N] ", colour=colour)
+        return self._yes(self.t(question))
 
     async def _acted(self, outcome: MoveOutcome) -> None:
         self.view = outcome.view
-        self._show(outcome.view, text.action_line(outcome.view.game, self.names))
+        self._show(
+            outcome.view, text.action_line(outcome.view.game, self.names, locale=self.locale)
+        )
 
     def _show(self, view: GameView, headline: str) -> None:
         game = view.game
         self.write(text.board_text(game.board, last=text.last_dot(game)))
-        self.write(text.BOARD_LEGEND)
+        self.write(self.t(text.BOARD_LEGEND))
         if headline:
             self.write(headline)
-        self.write(text.scores_line(game) + ". " + text.turn_line(game, self.names))
-        play_on = text.play_on_line(game, move_hint="type a point", end_hint="`end`")
+        scores = text.scores_line(game, locale=self.locale)
+        self.write(scores + ". " + text.turn_line(game, self.names, locale=self.locale))
+        play_on = text.play_on_line(
+            game, move_hint=self.t(N_("type a point")), end_hint="`end`", locale=self.locale
+        )
         if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
             self.write(play_on)
-        self.write(f"Picture: {self._picture(view)}")
+        self.write(self.t(_("Picture: {path}", path=self._picture(view))))
 
     def _picture(
         self, view: GameView, *, suffix: str = "", preview: StopPreview | None = None
@@ -472,7 +599,7 @@ class LocalGame:
         out.mkdir(parents=True, exist_ok=True)
         name = f"dots-game-{view.game_id}-{len(view.game.actions):03d}"
         path = out / f"{name}{'-' + suffix if suffix else ''}.png"
-        path.write_bytes(game_png(view.game, self.names, preview=preview))
+        path.write_bytes(game_png(view.game, self.names, preview=preview, words=words(self.locale)))
         if not suffix:
             self.pictures.append(path)
         return path
@@ -481,7 +608,7 @@ class LocalGame:
         assert self.view is not None
         view = self.view
         if view.result is None and view.game.result is None:
-            self.write("The game was aborted.")
+            self.write(self.t(N_("The game was aborted.")))
             return
         out = self.options.out
         stem = out / f"dots-game-{view.game_id}"
@@ -492,21 +619,29 @@ class LocalGame:
             encoding="utf-8",
         )
         gif_path = stem.with_suffix(".gif")
-        gif_path.write_bytes(game_gif(view.game, names))
-        self.write(f"Game over. Replay: {gif_path}  Record (SGF): {sgf_path}")
+        gif_path.write_bytes(game_gif(view.game, names, words(self.locale)))
+        over = _("Game over. Replay: {gif}  Record (SGF): {sgf}", gif=gif_path, sgf=sgf_path)
+        self.write(self.t(over))
 
     def _yes(self, question: str, *, default: bool = False) -> bool:
         answer = self.read(question).strip().lower()
         if not answer:
             return default
-        return answer in ("y", "yes")
+        return answer in ("y", "yes", *self._words(N_("yes")))
+
+    def _words(self, word: str) -> tuple[str, ...]:
+        """A yes or no in the game's language, whole and by its first letter."""
+        said = self.t(word).lower()
+        return (said, said[:1])
 
     def _saved(self) -> None:
         if self.view is not None and self.view.is_running:
-            self.write(
-                f"Game #{self.view.game_id} ({self.describe(self.view)}) is saved; "
-                "`dots-bot local` offers to continue it."
+            saved = _(
+                "Game #{game_id} ({game}) is saved; `dots-bot local` offers to continue it.",
+                game_id=self.view.game_id,
+                game=self.describe(self.view),
             )
+            self.write(self.t(saved))
 
 
 class Interrupts:

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot import text
 from bot.app import create_bot
 from bot.config import ConfigError, Settings
+from bot.i18n import locale_from_environment, translate
 from bot.local import LocalOptions, add_arguments, options_from, play_local
 from bot.logs import redact_handlers
 from bot.storage import UnusableDatabaseError
@@ -75,7 +76,7 @@ def no_token(
     interactive: bool | None = None,
 ) -> int:
     """Explain how to get a token and how to play locally; offer a local game on a terminal."""
-    print(text.TOKEN_HELP)
+    print(translate(locale_from_environment(), text.TOKEN_HELP))
     if interactive is None:
         interactive = sys.stdin.isatty()
     if not interactive:

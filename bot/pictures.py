@@ -22,6 +22,7 @@ from functools import partial
 
 from engine import Game, Player, Point, StopPreview
 from renderer import render_gif, render_png
+from renderer.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,12 @@ def game_png(
     marks: Iterable[Point] = (),
     preview: StopPreview | None = None,
     times: Mapping[Player, timedelta] | None = None,
+    words: Words = ENGLISH,
 ) -> bytes:
     """The current position as PNG bytes, with names, the time left and crosses on ``marks``;
     with ``preview``, what that stop would do (its dots crossed, a header saying so);
-    ``times``: each player's time left on a game clock, in the header."""
+    ``times``: each player's time left on a game clock, in the header; the header in
+    ``words`` (``bot.i18n.words(locale)``)."""
     return render_png(
         game,
         names=dict(names),
@@ -45,13 +48,14 @@ def game_png(
         marks=tuple(marks),
         highlight_last=True,
         preview=preview,
+        words=words,
         times=times,
     )
 
 
-def game_gif(game: Game, names: Mapping[Player, str]) -> bytes:
-    """The game's replay, move by move, as an animated GIF."""
-    return render_gif(game, names=dict(names))
+def game_gif(game: Game, names: Mapping[Player, str], words: Words = ENGLISH) -> bytes:
+    """The game's replay, move by move, as an animated GIF (its headers in ``words``)."""
+    return render_gif(game, names=dict(names), words=words)
 
 
 def default_workers() -> int:
@@ -90,6 +94,7 @@ class Pictures:
         marks: Iterable[Point] = (),
         preview: StopPreview | None = None,
         times: Mapping[Player, timedelta] | None = None,
+        words: Words = ENGLISH,
     ) -> bytes:
         """``game_png`` rendered in a worker process."""
         return await self._render(
@@ -101,12 +106,15 @@ class Pictures:
                 marks=tuple(marks),
                 preview=preview,
                 times=None if times is None else dict(times),
+                words=words,
             )
         )
 
-    async def gif(self, game: Game, names: Mapping[Player, str]) -> bytes:
+    async def gif(
+        self, game: Game, names: Mapping[Player, str], *, words: Words = ENGLISH
+    ) -> bytes:
         """``game_gif`` rendered in a worker process."""
-        return await self._render(partial(game_gif, game, dict(names)))
+        return await self._render(partial(game_gif, game, dict(names), words))
 
     def warm(self) -> None:
         """Start the workers now, in the background (a worker takes a second or two to start

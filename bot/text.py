@@ -3,31 +3,46 @@
 Names are passed in as a mapping from colour to how to show the player (a mention on
 Discord, "Pink"/"Blue" in the terminal), so the same sentences serve both. Sentences are
 written with Discord's markdown (``**bold**``); the terminal passes everything it prints
-through ``plain``. Every count goes through ``plural``, the one place that knows plural forms.
+through ``plain``. Every sentence comes from the gettext catalogue (``bot.i18n``): each function
+takes the reader's ``locale`` (English by default) and every count has its plural forms.
 """
 
 from __future__ import annotations
 
-import gettext
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.games.computer import COMPUTER_NAMES
 from bot.games.game_clock import ClockState, GameClock, describe_left
+from bot.i18n import (
+    N_,
+    REASONS,
+    RULE_NAMES,
+    SOURCE,
+    Text,
+    _,
+    engine_message,
+    ngettext,
+    translate,
+)
 from engine import Board, Game, Placement, Player, Point, Result, StopPreview, column_name
+from engine.game import STOP_MIN_DOTS
 
 Names = Mapping[Player, str]
 
-# The catalogue of the words. NullTranslations speaks English (one form for 1, another for the
-# rest); a gettext catalogue with the plural forms of another language replaces it later.
-TRANSLATIONS: gettext.NullTranslations = gettext.NullTranslations()
+__all__ = ["engine_message"]  # the adapters' way to the engine's words, with the rest here
 
 
-def plural(n: int, one: str, many: str) -> str:
+def plural(n: int, one: str, many: str, *, locale: str = SOURCE) -> str:
     """``one`` or ``many`` as the catalogue chooses for ``n`` (gettext's ``ngettext``), with
     ``{n}`` filled in: ``plural(1, "{n} dot", "{n} dots") == "1 dot"``."""
-    return TRANSLATIONS.ngettext(one, many, n).format(n=n)
+    return translate(locale, ngettext(one, many, n))
+
+
+def label(player: Player, locale: str = SOURCE) -> str:
+    """The colour's name, ``"Pink"``/``"Blue"``, in ``locale``."""
+    return translate(locale, N_("Pink") if player is Player.PINK else N_("Blue"))
 
 
 # Discord's emphasis markup: **bold**, *italic*, ~~strike~~, ||spoiler||. Code spans (`undo`)
@@ -46,7 +61,7 @@ def plain(message: str) -> str:
     return _EMPHASIS.sub(lambda match: next(g for g in match.groups() if g is not None), message)
 
 
-RULES_SUMMARY = (
+RULES_SUMMARY = N_(
     "**Dots** is played on the points of a grid. Pink moves first; each turn you place one dot.\n"
     "- Surround the other player's dots with a closed chain of your dots (diagonal links count) "
     "and they are **captured**: the ring becomes your **base** and you score one point for "
@@ -63,19 +78,19 @@ RULES_SUMMARY = (
 )
 
 CLOCK_CHOICES: dict[str, timedelta] = {
-    "30 seconds": timedelta(seconds=30),
-    "1 minute": timedelta(minutes=1),
-    "2 minutes": timedelta(minutes=2),
-    "5 minutes": timedelta(minutes=5),
-    "15 minutes": timedelta(minutes=15),
-    "1 hour": timedelta(hours=1),
-    "6 hours": timedelta(hours=6),
-    "1 day": timedelta(days=1),
-    "3 days": timedelta(days=3),
-    "7 days": timedelta(days=7),
+    N_("30 seconds"): timedelta(seconds=30),
+    N_("1 minute"): timedelta(minutes=1),
+    N_("2 minutes"): timedelta(minutes=2),
+    N_("5 minutes"): timedelta(minutes=5),
+    N_("15 minutes"): timedelta(minutes=15),
+    N_("1 hour"): timedelta(hours=1),
+    N_("6 hours"): timedelta(hours=6),
+    N_("1 day"): timedelta(days=1),
+    N_("3 days"): timedelta(days=3),
+    N_("7 days"): timedelta(days=7),
 }
 
-TOKEN_HELP = """\
+TOKEN_HELP = N_("""\
 No Discord token found (DISCORD_TOKEN in .env or the environment).
 
 To run the bot on Discord:
@@ -89,44 +104,54 @@ To run the bot on Discord:
 
 To play right here instead, two players at one keyboard, or you against the computer:
   dots-bot local            (dots-bot local --help for sizes, rules and start positions)
-  dots-bot local --computer easy      (levels: easy, medium, hard)"""
+  dots-bot local --computer easy      (levels: easy, medium, hard)""")
 
 
-def format_duration(duration: timedelta) -> str:
+def format_duration(duration: timedelta, *, locale: str = SOURCE) -> str:
     """A short duration for players: ``"45 s"``, ``"2 min"``, ``"1 h 30 min"``, ``"3 days"``."""
     seconds = max(0, round(duration.total_seconds()))
     if seconds < 60:
-        return f"{seconds} s"
+        return translate(locale, _("{s} s", s=seconds))
     minutes, seconds = divmod(seconds, 60)
     if minutes < 60:
-        return f"{minutes} min" + (f" {seconds} s" if seconds else "")
+        if seconds:
+            return translate(locale, _("{m} min {s} s", m=minutes, s=seconds))
+        return translate(locale, _("{m} min", m=minutes))
     hours, minutes = divmod(minutes, 60)
     if hours < 24:
-        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+        if minutes:
+            return translate(locale, _("{h} h {m} min", h=hours, m=minutes))
+        return translate(locale, _("{h} h", h=hours))
     days, hours = divmod(hours, 24)
-    return plural(days, "{n} day", "{n} days") + (f" {hours} h" if hours else "")
+    text = translate(locale, ngettext("{n} day", "{n} days", days))
+    return translate(locale, _("{days} {h} h", days=text, h=hours)) if hours else text
 
 
-def time_left(deadline: datetime | None, now: datetime) -> str:
+def time_left(deadline: datetime | None, now: datetime, *, locale: str = SOURCE) -> str:
     """How long until ``deadline``, or an empty string without one."""
     if deadline is None:
         return ""
-    return format_duration(deadline - now)
+    return format_duration(deadline - now, locale=locale)
 
 
-def scores_line(game: Game) -> str:
+def scores_line(game: Game, *, locale: str = SOURCE) -> str:
     """Both scores, e.g. ``"Pink 3 · Blue 1"``."""
-    return f"Pink {game.score(Player.PINK)} · Blue {game.score(Player.BLUE)}"
+    return translate(
+        locale,
+        _("Pink {pink} · Blue {blue}", pink=game.score(Player.PINK), blue=game.score(Player.BLUE)),
+    )
 
 
-def capture_line(placement: Placement | None) -> str:
+def capture_line(placement: Placement | None, *, locale: str = SOURCE) -> str:
     """What a dot captured, e.g. ``"Pink captures 3."``; empty when it captured nothing."""
     if placement is None:
         return ""
     parts = []
     for player, gain in ((Player.PINK, placement.pink_gain), (Player.BLUE, placement.blue_gain)):
         if gain > 0:
-            parts.append(f"{player.label} captures {gain}.")
+            parts.append(
+                translate(locale, _("{player} captures {n}.", player=label(player, locale), n=gain))
+            )
     return " ".join(parts)
 
 
@@ -138,141 +163,260 @@ def describe_options(
     start: str,
     clock: timedelta | None,
     rated: bool,
+    locale: str = SOURCE,
     game_clock: GameClock | None = None,
     takebacks: bool | None = None,
 ) -> str:
     """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``
     (a game clock instead of the move clock when there is one; takebacks when told)."""
-    parts = [f"{width}×{height}", f"{rules} rules"]
+    parts = [f"{width}×{height}", translate(locale, RULE_NAMES.get(rules, rules))]
     if start != "empty":
-        parts.append(f"start: {start}")
+        parts.append(translate(locale, _("start: {start}", start=start)))
     if game_clock is not None:
-        parts.append(f"game clock {game_clock.name} ({game_clock.description})")
-    else:
         parts.append(
-            "server's default clock" if clock is None else f"{format_duration(clock)} a move"
+            translate(
+                locale,
+                _(
+                    "game clock {name} ({description})",
+                    name=game_clock.name,
+                    description=clock_description(game_clock, locale),
+                ),
+            )
         )
-    parts.append("rated" if rated else "unrated")
+    elif clock is None:
+        parts.append(translate(locale, N_("server's default clock")))
+    else:
+        duration = format_duration(clock, locale=locale)
+        parts.append(translate(locale, _("{clock} a move", clock=duration)))
+    parts.append(translate(locale, N_("rated") if rated else N_("unrated")))
     if takebacks is not None:
-        parts.append("takebacks allowed" if takebacks else "no takebacks")
+        parts.append(
+            translate(locale, N_("takebacks allowed") if takebacks else N_("no takebacks"))
+        )
     return ", ".join(parts)
 
 
 # -- takebacks and game clocks ---
 
 
-def game_clock_line(clock: GameClock, state: ClockState, now: datetime) -> str:
+def clock_description(clock: GameClock, locale: str = SOURCE) -> str:
+    """A game clock in words: ``"5 minutes each, 5 seconds more a move"`` (English: the
+    clock's own words; other languages: short durations, ``"5 min"``)."""
+    if locale == SOURCE:
+        return clock.description
+    each = format_duration(clock.total, locale=locale)
+    if not clock.increment:
+        return translate(locale, _("{each} each, nothing added a move", each=each))
+    more = format_duration(clock.increment, locale=locale)
+    return translate(locale, _("{each} each, {more} more a move", each=each, more=more))
+
+
+def game_clock_line(
+    clock: GameClock, state: ClockState, now: datetime, *, locale: str = SOURCE
+) -> str:
     """Both players' time left on a game clock: ``"Game clock 5+5: Pink 4:59, Blue 5:00"``."""
-    left = [f"{p.label} {describe_left(state.time_left(p, now))}" for p in Player]
-    return f"Game clock {clock.name}: " + ", ".join(left)
+    left = _(
+        "Game clock {name}: Pink {pink}, Blue {blue}",
+        name=clock.name,
+        pink=describe_left(state.time_left(Player.PINK, now)),
+        blue=describe_left(state.time_left(Player.BLUE, now)),
+    )
+    return translate(locale, left)
 
 
-def turn_line(game: Game, names: Names, *, left: str = "") -> str:
+def turn_line(game: Game, names: Names, *, left: str = "", locale: str = SOURCE) -> str:
     """Whose turn it is (and how long they have), or the result once the game is over."""
     if game.result is not None:
-        return result_line(game.result, names)
+        return result_line(game.result, names, locale=locale)
     mover = game.to_move
     assert mover is not None
-    line = f"{mover.label} to move"
-    if names[mover] != mover.label:
-        line += f": {names[mover]}"
+    colour = label(mover, locale)
+    name = names[mover]
+    shown = name not in (mover.label, colour)
     if left:
-        line += f" ({left} left)"
-    return line + "."
+        if shown:
+            message = _(
+                "{colour} to move: {name} ({left} left).", colour=colour, name=name, left=left
+            )
+        else:
+            message = _("{colour} to move ({left} left).", colour=colour, left=left)
+    elif shown:
+        message = _("{colour} to move: {name}.", colour=colour, name=name)
+    else:
+        message = _("{colour} to move.", colour=colour)
+    return translate(locale, message)
 
 
-def result_line(result: Result, names: Names) -> str:
+def describe_result(result: Result, *, locale: str = SOURCE) -> str:
+    """The result without names: ``"Pink wins 5–3 (both ended)"``, ``"Draw 0–0 (a stop)"``."""
+    why = translate(locale, REASONS.get(result.reason, result.reason))
+    if result.winner is None:
+        return translate(
+            locale, _("Draw {pink}–{blue} ({why})", pink=result.pink, blue=result.blue, why=why)
+        )
+    won, lost = result.score(result.winner), result.score(result.winner.opponent)
+    return translate(
+        locale,
+        _(
+            "{winner} wins {won}–{lost} ({why})",
+            winner=label(result.winner, locale),
+            won=won,
+            lost=lost,
+            why=why,
+        ),
+    )
+
+
+def result_line(result: Result, names: Names, *, locale: str = SOURCE) -> str:
     """The result as a sentence, with the winner's name: ``"Pink wins 5–3 (both ended). Well
     played, @ann!"``, ``"Draw 0–0 (both ended)."``."""
-    text = result.describe()
+    text = describe_result(result, locale=locale)
     if result.winner is None:
         return text + "."
-    return text + f". Well played, {names[result.winner]}!"
+    return translate(
+        locale, _("{result}. Well played, {name}!", result=text, name=names[result.winner])
+    )
 
 
-def action_line(game: Game, names: Names) -> str:
+def action_line(game: Game, names: Names, *, locale: str = SOURCE) -> str:
     """What the last action did, e.g. ``"Pink plays B7. Pink captures 3."``; the computer is
     named by its name alone (``"Computer (hard) plays D5."``)."""
     if not game.actions:
-        return "The game starts."
+        return translate(locale, N_("The game starts."))
     action = game.actions[-1]
-    who = action.player.label
+    who = label(action.player, locale)
     if names[action.player] in COMPUTER_NAMES:
         who = names[action.player]
-    elif names[action.player] != who:
+    elif names[action.player] not in (who, action.player.label):
         who += f" ({names[action.player]})"
     if action.kind == "dot" and action.point is not None:
-        captured = capture_line(game.last_placement)
-        return f"{who} plays {action.point.name}." + (f" {captured}" if captured else "")
+        captured = capture_line(game.last_placement, locale=locale)
+        plays = translate(locale, _("{who} plays {point}.", who=who, point=action.point.name))
+        return plays + (f" {captured}" if captured else "")
     if action.kind == "resign":
-        return f"{who} resigns."
+        return translate(locale, _("{who} resigns.", who=who))
+    handed = len(game.handed_over)
     if action.kind == "time":
         if game.rules == "grounding":
-            handed = plural(len(game.handed_over), "{n} dot handed over", "{n} dots handed over")
-            return f"{who} ran out of time: that is a stop ({handed})."
-        return f"{who} ran out of time and has ended."
+            return translate(
+                locale,
+                ngettext(
+                    "{who} ran out of time: that is a stop ({n} dot handed over).",
+                    "{who} ran out of time: that is a stop ({n} dots handed over).",
+                    handed,
+                    who=who,
+                ),
+            )
+        return translate(locale, _("{who} ran out of time and has ended.", who=who))
     if game.rules == "grounding":
-        return f"{who} stops: " + plural(
-            len(game.handed_over),
-            "{n} dot that is not grounded is handed over.",
-            "{n} dots that are not grounded are handed over.",
+        return translate(
+            locale,
+            ngettext(
+                "{who} stops: {n} dot that is not grounded is handed over.",
+                "{who} stops: {n} dots that are not grounded are handed over.",
+                handed,
+                who=who,
+            ),
         )
-    return f"{who} ends and makes no more moves."
+    return translate(locale, _("{who} ends and makes no more moves.", who=who))
 
 
-def play_on_line(game: Game, *, move_hint: str, end_hint: str) -> str:
+def play_on_line(game: Game, *, move_hint: str, end_hint: str, locale: str = SOURCE) -> str:
     """After one player ended: that the other may play on alone, and how."""
     if game.is_over or not game.ended or game.to_move is None:
         return ""
-    mover = game.to_move
-    return (
-        f"{mover.label} may play on alone, as long as they like ({move_hint}), "
-        f"and finishes the game with {end_hint}."
+    return translate(
+        locale,
+        _(
+            "{colour} may play on alone, as long as they like ({move_hint}), "
+            "and finishes the game with {end_hint}.",
+            colour=label(game.to_move, locale),
+            move_hint=move_hint,
+            end_hint=end_hint,
+        ),
     )
 
 
-def end_confirmation(game: Game, player: Player, preview: StopPreview | None = None) -> str:
+def end_confirmation(
+    game: Game, player: Player, preview: StopPreview | None = None, *, locale: str = SOURCE
+) -> str:
     """What ending means under the game's rules, for a confirmation prompt."""
     if game.rules != "grounding":
-        text = (
-            "End? You make no more moves; your score stands and your opponent may play on "
-            "alone until they end too. This cannot be taken back."
-        )
         if player.opponent in game.ended:
-            text = "End? Your opponent has already ended, so this finishes the game."
-        return text
+            return translate(
+                locale, N_("End? Your opponent has already ended, so this finishes the game.")
+            )
+        return translate(
+            locale,
+            N_(
+                "End? You make no more moves; your score stands and your opponent may play on "
+                "alone until they end too. This cannot be taken back."
+            ),
+        )
     preview = preview or game.stop_preview(player)
     if not preview.allowed:
-        return f"You cannot stop yet: {preview.reason}."
-    text = "Stop? The game is over at once. " + plural(
-        len(preview.dots),
-        "{n} of your dots is not grounded and would be handed over (marked with a cross). ",
-        "{n} of your dots are not grounded and would be handed over (marked with crosses). ",
+        reason = translate(locale, stop_reason(preview.reason))
+        return translate(locale, _("You cannot stop yet: {reason}.", reason=reason))
+    text = translate(
+        locale,
+        ngettext(
+            "Stop? The game is over at once. {n} of your dots is not grounded and would be "
+            "handed over (marked with a cross). ",
+            "Stop? The game is over at once. {n} of your dots are not grounded and would be "
+            "handed over (marked with crosses). ",
+            len(preview.dots),
+        ),
     )
-    text += f"Score after the stop: Pink {preview.pink} · Blue {preview.blue}."
+    text += translate(
+        locale,
+        _("Score after the stop: Pink {pink} · Blue {blue}.", pink=preview.pink, blue=preview.blue),
+    )
     if preview.loses:
-        text += " **Warning: you would lose the game.**"
+        text += " " + translate(locale, N_("**Warning: you would lose the game.**"))
     return text
 
 
-def record_line(*, games: int, wins: int, losses: int, draws: int) -> str:
+def stop_reason(reason: str) -> Text:
+    """The engine's reason a stop is not allowed (English), as a catalogue entry."""
+    if reason.startswith("a stop is allowed once"):
+        return ngettext(
+            "a stop is allowed once you have placed {n} dot",
+            "a stop is allowed once you have placed {n} dots",
+            STOP_MIN_DOTS,
+        )
+    if reason == "stops are part of the grounding rules only":
+        return N_("stops are part of the grounding rules only")
+    return reason
+
+
+def record_line(*, games: int, wins: int, losses: int, draws: int, locale: str = SOURCE) -> str:
     """A player's record, e.g. ``"1 game: 1 won, 0 lost, 0 drawn"``."""
-    return f"{plural(games, '{n} game', '{n} games')}: {wins} won, {losses} lost, {draws} drawn"
+    return translate(
+        locale,
+        ngettext(
+            "{n} game: {wins} won, {losses} lost, {draws} drawn",
+            "{n} games: {wins} won, {losses} lost, {draws} drawn",
+            games,
+            wins=wins,
+            losses=losses,
+            draws=draws,
+        ),
+    )
 
 
 def rating_lines(
-    changes: Sequence[tuple[str, float, float, bool]],
+    changes: Sequence[tuple[str, float, float, bool]], *, locale: str = SOURCE
 ) -> list[str]:
     """Lines like ``"@ann 1500 → 1516 (+16, provisional)"`` from (name, before, after, prov)."""
     lines = []
     for name, before, after, provisional in changes:
         delta = round(after) - round(before)
-        tail = ", provisional" if provisional else ""
+        tail = ", " + translate(locale, N_("provisional")) if provisional else ""
         lines.append(f"{name}: {round(before)} → {round(after)} ({delta:+d}{tail})")
     return lines
 
 
-BOARD_LEGEND = (
+BOARD_LEGEND = N_(
     "P/B: Pink's/Blue's dots · p/b: captured · +/-: inside a Pink/Blue base · .: free · "
     "[ ]: last dot"
 )
@@ -315,25 +459,33 @@ def last_dot(game: Game) -> Point | None:
     return None
 
 
-def describe_local_game(game: Game, *, opponent: str, moves: bool = True) -> str:
+def describe_local_game(
+    game: Game, *, opponent: str, moves: bool = True, locale: str = SOURCE
+) -> str:
     """A terminal game in one line: ``"5×5, grounding rules, start: cross, you (Blue) against
     Computer (easy), 1 move so far"``; ``opponent`` is how to name who plays against whom."""
-    parts = [f"{game.width}×{game.height}", f"{game.rules} rules", f"start: {game.start}"]
+    parts = [
+        f"{game.width}×{game.height}",
+        translate(locale, RULE_NAMES.get(game.rules, game.rules)),
+        translate(locale, _("start: {start}", start=game.start)),
+    ]
     parts.append(opponent)
     if moves:
-        parts.append(plural(len(game.actions), "{n} move so far", "{n} moves so far"))
+        parts.append(
+            translate(locale, ngettext("{n} move so far", "{n} moves so far", len(game.actions)))
+        )
     return ", ".join(parts)
 
 
 MESSAGE_LIMIT = 2000  # Discord refuses a message longer than this (error 50035)
 
 
-def join_lines(lines: list[str], limit: int = MESSAGE_LIMIT) -> str:
+def join_lines(lines: list[str], limit: int = MESSAGE_LIMIT, *, locale: str = SOURCE) -> str:
     """``lines`` joined one per line, cut to fit in ``limit`` characters with a last line that
     says how many were left out."""
     kept: list[str] = []
     for count, line in enumerate(lines):
-        tail = f"…and {len(lines) - count} more."
+        tail = translate(locale, _("…and {n} more.", n=len(lines) - count))
         if len("\n".join([*kept, line])) + 1 + len(tail) > limit and count < len(lines) - 1:
             return "\n".join([*kept, tail])
         kept.append(line)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from PIL import Image, ImageChops
 
 from engine import Game, Placement, Player, Record
-from renderer import words
+from renderer import words as headers
 from renderer.layout import Layout, layout
 from renderer.palette import TRANSPARENT, palette_bytes, to_palette
 from renderer.picture import (
@@ -31,6 +31,7 @@ from renderer.picture import (
     shapes,
     status_box,
 )
+from renderer.words import ENGLISH, Words
 
 _CHANGED = [0] + [255] * 255  # Image.point table: which palette differences are changes
 HOLD_MS = 5000  # how long the last frame stays before the replay starts again
@@ -49,12 +50,13 @@ def render_gif(
     names: Names = None,
     move_ms: int | None = None,
     hold_ms: int = HOLD_MS,
+    words: Words = ENGLISH,
 ) -> bytes:
     """An animated GIF replaying ``source`` (a record, or a game's record) action by action.
 
     Each frame shows the position after one action; captures appear as they happen and the
     last frame is held for ``hold_ms``. ``move_ms`` is each move's time on screen (by default
-    a whole game takes about 40 seconds).
+    a whole game takes about 40 seconds). ``words`` are the headers' words.
 
     Raises:
         DotsError: the record holds an illegal action.
@@ -62,18 +64,18 @@ def render_gif(
     record = source.record if isinstance(source, Game) else source
     game = Game.at_start(record)
     lay = layout(record.width, record.height)
-    shown = name_pair(names)
+    shown = name_pair(names, words)
     delay = move_ms if move_ms is not None else frame_ms(len(record.actions))
     writer = _Writer(lay)
-    scene = scene_of(lay, game, names=shown)
+    scene = scene_of(lay, game, names=shown, words=words)
     total = len(record.actions)
-    scene.header = _header(game, shown, 0, total)
+    scene.header = _header(game, shown, 0, total, words)
     canvas = to_palette(paint(lay, scene))
     writer.add(canvas.copy(), (0, 0, *lay.size), START_MS if record.actions else hold_ms)
     for n, action in enumerate(record.actions, start=1):
         before = scene
         placement = game.apply(action)
-        header = _header(game, shown, n, total)
+        header = _header(game, shown, n, total, words)
         scene = _next_scene(lay, game, before, placement, header)
         boxes = list(_changes(lay, before, scene, game, placement))
         previous = {box: canvas.crop(box) for box in boxes}
@@ -84,12 +86,15 @@ def render_gif(
     return writer.finish()
 
 
-def _header(game: Game, names: tuple[str, str], move: int, total: int) -> Header:
+def _header(
+    game: Game, names: tuple[str, str], move: int, total: int, words: Words = ENGLISH
+) -> Header:
     """A frame's header: the scores, and the move it shows (or the result, on the last)."""
     scores = (game.score(Player.PINK), game.score(Player.BLUE))
     if game.result is not None:
-        return Header(names, scores, words.result_line(game.result, names), game.winner)
-    return Header(names, scores, words.replay_line(move, total, names, game.ended, game.rules))
+        return Header(names, scores, headers.result_line(game.result, names, words), game.winner)
+    line = headers.replay_line(move, total, names, game.ended, game.rules, words)
+    return Header(names, scores, line)
 
 
 def _next_scene(

@@ -12,11 +12,13 @@ from PIL import Image, ImageDraw
 from PIL import _imaging as pillow_core
 
 from engine import Base, Board, Game, Player, Point, StopPreview
-from renderer import sprites, words
+from renderer import sprites
+from renderer import words as headers
 from renderer.layout import Layout
 from renderer.palette import COLOURS, INK, LABEL, PAPER, Rgb
 from renderer.paper import paper, tinted
 from renderer.text import clean, fit, font, stamp
+from renderer.words import ENGLISH, Words
 
 Box = tuple[int, int, int, int]
 
@@ -98,23 +100,23 @@ class Scene:
     header: Header
 
 
-def name_pair(names: Names) -> tuple[str, str]:
+def name_pair(names: Names, words: Words = ENGLISH) -> tuple[str, str]:
     """The players' names to show, Pink's first; the colour names when none are given."""
     if names is None:
-        pink, blue = Player.PINK.label, Player.BLUE.label
+        pink, blue = words.pink, words.blue
     elif isinstance(names, Mapping):
-        pink = names.get(Player.PINK, Player.PINK.label)
-        blue = names.get(Player.BLUE, Player.BLUE.label)
+        pink = names.get(Player.PINK, words.pink)
+        blue = names.get(Player.BLUE, words.blue)
     else:
         pink, blue = names
     shown = []
     for name, player in ((pink, Player.PINK), (blue, Player.BLUE)):
         text = " ".join(clean(str(name)).split())
-        shown.append(text if any(c.isalnum() for c in text) else player.label)
+        shown.append(text if any(c.isalnum() for c in text) else words.label(player))
     return shown[0], shown[1]
 
 
-def clock_text(clock: Clock) -> str:
+def clock_text(clock: Clock, words: Words = ENGLISH) -> str:
     """``"42 s"`` or ``"1:05"`` for a duration in seconds or a timedelta; a string as it is."""
     if clock is None:
         return ""
@@ -123,20 +125,26 @@ def clock_text(clock: Clock) -> str:
     seconds = clock.total_seconds() if isinstance(clock, timedelta) else float(clock)
     whole = max(0, math.ceil(seconds))
     if whole < 60:
-        return f"{whole} s"
+        return words.seconds.format(s=whole)
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def game_status(game: Game, names: tuple[str, str], clock: Clock) -> tuple[str, Player | None]:
+def game_status(
+    game: Game, names: tuple[str, str], clock: Clock, words: Words = ENGLISH
+) -> tuple[str, Player | None]:
     """The second header line for ``game``: the result naming the winner, or whose turn it
     is with the clock."""
     result = game.result
     if result is not None:
-        return words.result_line(result, names), result.winner
+        return headers.result_line(result, names, words), result.winner
     mover = game.to_move
     assert mover is not None
-    line = words.turn_line(
-        mover, names, opponent_ended=mover.opponent in game.ended, clock=clock_text(clock)
+    line = headers.turn_line(
+        mover,
+        names,
+        opponent_ended=mover.opponent in game.ended,
+        clock=clock_text(clock, words),
+        words=words,
     )
     return line, mover
 
@@ -182,23 +190,25 @@ def scene_of(
     highlight_last: bool = True,
     status: str | None = None,
     preview: StopPreview | None = None,
+    words: Words = ENGLISH,
     times: Mapping[Player, Clock] | None = None,
 ) -> Scene:
     """The scene of a game or a board (a board has no turn: its header shows the scores).
 
     ``status``, when given, replaces the header's second line (whose turn it is, or the result).
     ``preview`` shows what a stop would do (rule 8.2): its dots crossed, and a header that
-    says it is a preview. ``times``: each player's time left on a game clock, shown after their
+    says it is a preview. ``words`` are the header's words (in the reader's language).
+    ``times``: each player's time left on a game clock, shown after their
     score.
     """
-    shown = name_pair(names)
+    shown = name_pair(names, words)
     if preview is not None:
         marks = marks or preview.dots
-        status = status or words.preview_line(preview.player, shown, len(preview.dots))
+        status = status or headers.preview_line(preview.player, shown, len(preview.dots), words)
     if isinstance(position, Game):
         board = position.board
         scores = (position.score(Player.PINK), position.score(Player.BLUE))
-        line, player = game_status(position, shown, clock)
+        line, player = game_status(position, shown, clock, words)
         placement = position.last_placement if highlight_last else None
         fresh = placement.bases if placement else ()
         last = placement.point if placement else None
@@ -207,7 +217,7 @@ def scene_of(
     else:
         board = position
         scores = (board.score(Player.PINK), board.score(Player.BLUE))
-        line, player = clock_text(clock), None
+        line, player = clock_text(clock, words), None
         fresh, last = (), None
     if status is not None:
         line = clean(status)
@@ -225,7 +235,7 @@ def scene_of(
             player,
             None
             if times is None
-            else (clock_text(times[Player.PINK]), clock_text(times[Player.BLUE])),
+            else (clock_text(times[Player.PINK], words), clock_text(times[Player.BLUE], words)),
         ),
     )
 

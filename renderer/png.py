@@ -9,6 +9,7 @@ from engine import Board, Game, Player, Point, StopPreview
 from renderer.layout import layout
 from renderer.palette import to_palette
 from renderer.picture import Clock, Names, paint, scene_of
+from renderer.words import ENGLISH, Words
 
 # zlib levels 1-3 cost about the same here (3 ms for 39x32) and 3 is the smallest of them;
 # the size grows with the dots, and past about 800 dots level 5 keeps a 39x32 board under
@@ -33,6 +34,7 @@ def render_png(
     labels: bool = True,
     status: str | None = None,
     preview: StopPreview | None = None,
+    words: Words = ENGLISH,
     times: Mapping[Player, Clock] | None = None,
 ) -> bytes:
     """The PNG of a game or a board.
@@ -44,7 +46,8 @@ def render_png(
     and emphasises the bases it made; ``labels`` draws the coordinates around the board.
     ``status`` replaces the line under the names (whose turn it is, or the result).
     ``preview`` draws what a stop would do now (``Game.stop_preview``): its dots crossed and
-    the header marked as a preview. ``times`` is each player's time left on a game clock
+    the header marked as a preview. ``words`` are the header's words (``ENGLISH`` unless the
+    caller passes its reader's language). ``times`` is each player's time left on a game clock
     (as ``clock``), shown after their score.
 
     Raises:
@@ -60,6 +63,7 @@ def render_png(
         marks=marks,
         highlight_last=highlight_last,
         status=status,
+        words=words,
         times=times,
         preview=preview,
     )

@@ -1,56 +1,121 @@
-"""Every word the pictures' headers show, in one place (to be translated later).
+"""Every word the pictures' headers show, in one place, passed in as a ``Words`` value.
 
+The renderer knows no language: the bot builds a ``Words`` from its gettext catalogue
+(``bot.i18n.words``) and hands it to ``render_png``/``render_gif``; ``ENGLISH`` is the default.
 Each function takes the players' names as they are shown (already cleaned for the font) and
 returns one line of the header.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
 from engine import EndReason, Player, Result
 
 Names = tuple[str, str]
+
+
+def _dots(n: int) -> str:
+    return "1 dot" if n == 1 else f"{n} dots"
+
+
+def _moves(n: int) -> str:
+    return "1 move" if n == 1 else f"{n} moves"
+
+
+_REASONS: Mapping[str, str] = {reason.value: reason.description for reason in EndReason}
+
+
+@dataclass(frozen=True)
+class Words:
+    """The templates of the header lines (``str.format`` fields in braces) and the counted
+    phrases (a function of the count: the catalogue's plural forms)."""
+
+    pink: str = "Pink"
+    blue: str = "Blue"
+    wins: str = "{winner} wins {won}–{lost} ({why})"
+    draw: str = "Draw {pink}–{blue} ({why})"
+    reasons: Mapping[str, str] = field(default_factory=lambda: dict(_REASONS))
+    to_move: str = "{mover} to move"
+    to_move_ended: str = "{mover} to move ({other} has ended)"
+    with_clock: str = "{line}, {clock}"
+    seconds: str = "{s} s"
+    preview_none: str = "Preview: if {player} stops now, no dot is handed over"
+    preview_gets: str = "Preview: if {player} stops now, {other} gets {dots}"
+    dots: Callable[[int], str] = _dots
+    replay_start: str = "Start: {moves}, {rules}"
+    moves: Callable[[int], str] = _moves
+    rules: Mapping[str, str] = field(
+        default_factory=lambda: {"standard": "standard rules", "grounding": "grounding rules"}
+    )
+    replay_move: str = "Move {move} of {total}"
+    ended_one: str = "{line} · {name} ended"
+    ended_both: str = "{line} · {first} and {second} ended"
+
+    def label(self, player: Player) -> str:
+        """The colour's name, for a player shown without a name."""
+        return self.pink if player is Player.PINK else self.blue
+
+
+ENGLISH = Words()
 
 
 def _name(names: Names, player: Player) -> str:
     return names[player - 1]
 
 
-def result_line(result: Result, names: Names) -> str:
+def result_line(result: Result, names: Names, words: Words = ENGLISH) -> str:
     """The result naming the winner: ``"alice wins 9–3 (both ended)"``, ``"Draw 4–4 (a stop)"``."""
-    why = EndReason(result.reason).description
+    why = words.reasons.get(result.reason, result.reason)
     if result.winner is None:
-        return f"Draw {result.pink}–{result.blue} ({why})"
+        return words.draw.format(pink=result.pink, blue=result.blue, why=why)
     won, lost = result.score(result.winner), result.score(result.winner.opponent)
-    return f"{_name(names, result.winner)} wins {won}–{lost} ({why})"
+    return words.wins.format(winner=_name(names, result.winner), won=won, lost=lost, why=why)
 
 
-def turn_line(mover: Player, names: Names, *, opponent_ended: bool, clock: str) -> str:
+def turn_line(
+    mover: Player, names: Names, *, opponent_ended: bool, clock: str, words: Words = ENGLISH
+) -> str:
     """Whose turn it is: ``"alice to move (bob has ended), 42 s"``."""
-    text = f"{_name(names, mover)} to move"
-    if opponent_ended:
-        text += f" ({_name(names, mover.opponent)} has ended)"
+    template = words.to_move_ended if opponent_ended else words.to_move
+    text = template.format(mover=_name(names, mover), other=_name(names, mover.opponent))
     if clock:
-        text += f", {clock}"
+        text = words.with_clock.format(line=text, clock=clock)
     return text
 
 
-def preview_line(player: Player, names: Names, handed_over: int) -> str:
+def preview_line(player: Player, names: Names, handed_over: int, words: Words = ENGLISH) -> str:
     """The header of a stop's preview (rule 8.2): ``"Preview: if alice stops now, bob gets
     3 dots"``; the crosses on the board are the dots handed over."""
-    text = f"Preview: if {_name(names, player)} stops now"
     if handed_over == 0:
-        return text + ", no dot is handed over"
-    dots = "1 dot" if handed_over == 1 else f"{handed_over} dots"
-    return f"{text}, {_name(names, player.opponent)} gets {dots}"
+        return words.preview_none.format(player=_name(names, player))
+    return words.preview_gets.format(
+        player=_name(names, player),
+        other=_name(names, player.opponent),
+        dots=words.dots(handed_over),
+    )
 
 
-def replay_line(move: int, total: int, names: Names, ended: frozenset[Player], rules: str) -> str:
+def replay_line(  # noqa: PLR0917 (the pieces of one line)
+    move: int,
+    total: int,
+    names: Names,
+    ended: frozenset[Player],
+    rules: str,
+    words: Words = ENGLISH,
+) -> str:
     """A replay frame's line: ``"Move 12 of 27"``; ``"Start: 27 moves, standard rules"``
     before the first; with who has ended (``"Move 20 of 27 · bob ended"``)."""
     if move == 0:
-        moves = "1 move" if total == 1 else f"{total} moves"
-        text = f"Start: {moves}, {rules} rules"
+        text = words.replay_start.format(
+            moves=words.moves(total), rules=words.rules.get(rules, rules)
+        )
     else:
-        text = f"Move {move} of {total}"
-    gone = " and ".join(_name(names, player) for player in Player if player in ended)
-    return f"{text} · {gone} ended" if gone else text
+        text = words.replay_move.format(move=move, total=total)
+    gone = [_name(names, player) for player in Player if player in ended]
+    if len(gone) == 2:
+        return words.ended_both.format(line=text, first=gone[0], second=gone[1])
+    if gone:
+        return words.ended_one.format(line=text, name=gone[0])
+    return text

@@ -10,12 +10,27 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import GameBot, in_time, reply, send_to_game
+from bot.cogs.common import (
+    GameBot,
+    game_locale,
+    in_time,
+    reply,
+    send_to_game,
+    user_locale,
+)
 from bot.cogs.options import CLOCK_CHOICES, clock_option
 from bot.games import GuildSettings
 from bot.games.challenges import UserLimits
+from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, SOURCE, _, translate
 
 Limit = app_commands.Range[int, 1, 1000]
+
+# "server": follow the server's own language (Discord's "Server Primary Language").
+FOLLOW_SERVER = "server"
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=N_("the server's own language"), value=FOLLOW_SERVER),
+    *(app_commands.Choice(name=LANGUAGE_NAMES[locale], value=locale) for locale in LOCALES),
+]
 
 
 class NotAnAdmin(app_commands.CheckFailure):
@@ -29,7 +44,7 @@ def is_server_admin(interaction: discord.Interaction[Any]) -> bool:
         NotAnAdmin: the member lacks Manage Server.
     """
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise NotAnAdmin("only members with Manage Server can use /dots-admin")
+        raise NotAnAdmin(N_("only members with Manage Server can use /dots-admin"))
     return True
 
 
@@ -38,7 +53,7 @@ def is_server_admin(interaction: discord.Interaction[Any]) -> bool:
 class Admin(
     commands.GroupCog,
     group_name="dots-admin",
-    group_description="Server settings and game moderation (Manage Server)",
+    group_description=N_("Server settings and game moderation (Manage Server)"),
 ):
     """`/dots-admin cancel` and `/dots-admin settings`."""
 
@@ -50,8 +65,8 @@ class Admin(
         """Every admin command needs Manage Server, checked at run time too."""
         return is_server_admin(interaction)
 
-    @app_commands.command(name="cancel", description="Cancel a running game (no result)")
-    @app_commands.describe(game="Game number")
+    @app_commands.command(name="cancel", description=N_("Cancel a running game (no result)"))
+    @app_commands.describe(game=N_("Game number"))
     async def cancel(self, interaction: discord.Interaction[Any], game: int) -> None:
         """Abort a running game of this server: no result, no rating change."""
         assert interaction.guild_id is not None
@@ -60,25 +75,31 @@ class Admin(
             self.bot.service.admin_cancel(game_id=game, guild_id=interaction.guild_id),
             ephemeral=True,
         )
-        await reply(interaction, deferred, f"Game #{game} is cancelled.", ephemeral=True)
-        await send_to_game(
-            self.bot,
-            view,
-            f"Game #{game} was cancelled by {interaction.user.mention}: no result, "
-            "no rating change.",
+        cancelled = _("Game #{game_id} is cancelled.", game_id=game)
+        await reply(
+            interaction, deferred, translate(user_locale(interaction), cancelled), ephemeral=True
         )
+        public = _(
+            "Game #{game_id} was cancelled by {user}: no result, no rating change.",
+            game_id=game,
+            user=interaction.user.mention,
+        )
+        locale = await game_locale(self.bot, view.guild_id)
+        await send_to_game(self.bot, view, translate(locale, public))
 
     @app_commands.command(
-        name="settings", description="The channel for game threads, the clock, the limits"
+        name="settings",
+        description=N_("The channel for game threads, the clock, the limits, the language"),
     )
     @app_commands.describe(
-        channel="The channel where game threads are opened (default: where challenged)",
-        clock="The default time for each move",
-        max_challenges="Open challenges one member may have at once (default 10)",
-        max_games="Running games one member may have at once (default 25)",
-        max_computer_games="Running games against the computer per member (default 5)",
+        channel=N_("The channel where game threads are opened (default: where challenged)"),
+        clock=N_("The default time for each move"),
+        max_challenges=N_("Open challenges one member may have at once (default 10)"),
+        max_games=N_("Running games one member may have at once (default 25)"),
+        max_computer_games=N_("Running games against the computer per member (default 5)"),
+        language=N_("The language of the bot's posts in games (default: the server's own)"),
     )
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(  # noqa: PLR0917 (slash command options are positional)
         self,
         interaction: discord.Interaction[Any],
@@ -87,13 +108,22 @@ class Admin(
         max_challenges: Limit | None = None,
         max_games: Limit | None = None,
         max_computer_games: Limit | None = None,
+        language: str | None = None,
     ) -> None:
-        """Show or change the server's game channel, default clock and per-user limits."""
+        """Show or change the server's game channel, default clock, per-user limits and the
+        language of its public posts."""
         assert interaction.guild_id is not None
         service = self.bot.service
         guild_id = interaction.guild_id
 
         async def work() -> tuple[GuildSettings, UserLimits]:
+            if language is not None:
+                chosen = None if language == FOLLOW_SERVER else language
+                await service.set_guild_locale(guild_id=guild_id, locale=chosen)
+                self.bot.chosen_locales[guild_id] = chosen
+            elif guild_id not in self.bot.chosen_locales:
+                stored = await service.guild_locale(guild_id=guild_id)
+                self.bot.chosen_locales[guild_id] = stored
             if channel is None and clock is None:
                 current = await service.guild_settings(guild_id=guild_id)
             else:
@@ -114,19 +144,36 @@ class Admin(
             return current, limits
 
         (current, limits), deferred = await in_time(interaction, work(), ephemeral=True)
-        where = f"<#{current.game_channel_id}>" if current.game_channel_id else "where challenged"
-        await reply(
-            interaction,
-            deferred,
-            f"Game threads: {where}. Default clock: "
-            f"{text.format_duration(current.default_clock)} a move. {describe_limits(limits)}",
-            ephemeral=True,
+        locale = user_locale(interaction)
+        if current.game_channel_id:
+            where = f"<#{current.game_channel_id}>"
+        else:
+            where = translate(locale, N_("where challenged"))
+        chosen = self.bot.chosen_locales.get(guild_id)
+        if chosen is None:
+            posts = translate(locale, N_("the server's own language"))
+        else:
+            posts = LANGUAGE_NAMES[chosen]
+        settings = _(
+            "Game threads: {where}. Default clock: {clock} a move. {limits} "
+            "Language of the posts in games: {language}.",
+            where=where,
+            clock=text.format_duration(current.default_clock, locale=locale),
+            limits=describe_limits(limits, locale),
+            language=posts,
         )
+        await reply(interaction, deferred, translate(locale, settings), ephemeral=True)
 
 
-def describe_limits(limits: UserLimits) -> str:
+def describe_limits(limits: UserLimits, locale: str = SOURCE) -> str:
     """The per-user limits in a sentence."""
-    return (
-        f"Each member may have at most {limits.challenges} open challenges, "
-        f"{limits.games} running games and {limits.computer} games against the computer."
+    return translate(
+        locale,
+        _(
+            "Each member may have at most {challenges} open challenges, {games} running games "
+            "and {computer} games against the computer.",
+            challenges=limits.challenges,
+            games=limits.games,
+            computer=limits.computer,
+        ),
     )

@@ -33,10 +33,12 @@ from bot.cogs.common import (
     jump_url,
     mentions,
     picture_file,
+    public_locale,
     refuse,
     status_text,
     suggest_points,
     update_clicked,
+    user_locale,
 )
 from bot.cogs.posts import (
     answer,
@@ -58,6 +60,7 @@ from bot.games import (
     NotYourTurn,
     Refusal,
 )
+from bot.i18n import N_, SOURCE, _, engine_message, translate
 from engine import InvalidPointError, Point, describe_board
 
 log = logging.getLogger(__name__)
@@ -133,9 +136,9 @@ class ChallengeButton(
     """Accept, Decline (the challenged player) or Withdraw (the challenger) a challenge."""
 
     LABELS: ClassVar[dict[str, str]] = {
-        "accept": "Accept",
-        "decline": "Decline",
-        "cancel": "Withdraw",
+        "accept": N_("Accept"),
+        "decline": N_("Decline"),
+        "cancel": N_("Withdraw"),
     }
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "accept": discord.ButtonStyle.success,
@@ -143,10 +146,12 @@ class ChallengeButton(
         "cancel": discord.ButtonStyle.secondary,
     }
 
-    def component(self, *, disabled: bool = False, **options: Any) -> discord.ui.Button[Any]:
-        """The button; ``disabled`` once the challenge is closed."""
+    def component(
+        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
+    ) -> discord.ui.Button[Any]:
+        """The button (its label in ``locale``); ``disabled`` once the challenge is closed."""
         return discord.ui.Button(
-            label=self.LABELS[self.action],
+            label=translate(locale, self.LABELS[self.action]),
             style=self.STYLES[self.action],
             custom_id=f"dots:challenge:{self.action}:{self.key}",
             disabled=disabled,
@@ -160,7 +165,12 @@ class ChallengeButton(
             else:
                 await close_challenge(interaction, self.key, self.action)
         except NotYourChallenge as refusal:
-            raise Refusal(f"This is not your challenge: {refusal}") from None
+            raise Refusal(
+                _(
+                    "This is not your challenge: {reason}",
+                    reason=refusal.render(user_locale(interaction)),
+                )
+            ) from None
 
 
 class ConfirmButton(
@@ -210,8 +220,10 @@ class ConfirmButton(
         item.forged = key is None
         return item
 
-    def component(self, *, label: str = "", **options: Any) -> discord.ui.Button[Any]:
-        """The button (``label`` replaces the default one, e.g. "Stop")."""
+    def component(
+        self, *, label: str = "", locale: str = SOURCE, **options: Any
+    ) -> discord.ui.Button[Any]:
+        """The button, in ``locale`` (``label`` replaces the default one, e.g. "Stop")."""
         style = (
             discord.ButtonStyle.secondary if self.action == "keep" else discord.ButtonStyle.danger
         )
@@ -219,7 +231,11 @@ class ConfirmButton(
         if self.moves is not None and self.shown is not None:
             custom_id += f":{self.moves}:{self.shown}"
         return discord.ui.Button(
-            label=label or {"end": "End", "resign": "Resign", "keep": "Keep playing"}[self.action],
+            label=label
+            or translate(
+                locale,
+                {"end": N_("End"), "resign": N_("Resign"), "keep": N_("Keep playing")}[self.action],
+            ),
             style=style,
             custom_id=custom_id,
         )
@@ -227,13 +243,17 @@ class ConfirmButton(
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """End or resign for the clicking user, or leave things as they are; a stale or
         expired confirmation is answered with a fresh one."""
+        locale = user_locale(interaction)
         if self.action == "keep":
-            await edit(interaction, "Nothing changed: play on.", view=None, attachments=[])
+            nothing = translate(locale, N_("Nothing changed: play on."))
+            await edit(interaction, nothing, view=None, attachments=[])
             return
         bot = bot_of(interaction)
         now = bot.service.now().timestamp()
         if self.moves is None or self.shown is None or now - self.shown > CONFIRM_TTL_SECONDS:
-            await self.ask_again(interaction, "This confirmation has expired.")
+            await self.ask_again(
+                interaction, translate(locale, N_("This confirmation has expired."))
+            )
             return
         act = bot.service.end if self.action == "end" else bot.service.resign
         with bot.posts.pending(self.key):
@@ -244,21 +264,23 @@ class ConfirmButton(
                     update=True,
                 )
             except GameChanged:
-                await self.ask_again(interaction, "The game moved on since you were asked.")
+                moved = translate(locale, N_("The game moved on since you were asked."))
+                await self.ask_again(interaction, moved)
                 return
             if self.action == "resign":
-                done = "You resigned."
+                done = translate(locale, N_("You resigned."))
             elif outcome.view.game.rules == "grounding":
-                done = "You stopped."
+                done = translate(locale, N_("You stopped."))
             else:
-                done = "You ended."
+                done = translate(locale, N_("You ended."))
             await update_clicked(interaction, deferred, done, view=None, attachments=[])
             await announce(bot, outcome)
 
     async def ask_again(self, interaction: discord.Interaction[Any], why: str) -> None:
         """Nothing done: a fresh confirmation for the game as it is now (or the refusal)."""
         view = await bot_of(interaction).service.game(self.key)
-        await confirm(interaction, view, self.action, note=f"{why} Nothing changed.")
+        nothing = translate(user_locale(interaction), _("{why} Nothing changed.", why=why))
+        await confirm(interaction, view, self.action, note=nothing)
 
 
 class GamePicker(
@@ -285,7 +307,7 @@ class GamePicker(
         ] or [discord.SelectOption(label="-", value="0")]
         return discord.ui.Select(
             custom_id=f"dots:pick:{self.action}:{point_key(self.key or '')}",
-            placeholder="Which game?",
+            placeholder=translate(SOURCE, N_("Which game?")),
             options=choices,
         )
 
@@ -342,29 +364,42 @@ def typed_of_key(key: str) -> str | None:
 
 
 def challenge_view(
-    challenge_id: int, *, disabled: bool = False, open_to_anyone: bool = False
+    challenge_id: int,
+    *,
+    disabled: bool = False,
+    open_to_anyone: bool = False,
+    locale: str = SOURCE,
 ) -> discord.ui.View:
-    """The buttons under a challenge (an open one, to anyone, has no Decline)."""
+    """The buttons under a challenge (an open one, to anyone, has no Decline), in ``locale``."""
     view = discord.ui.View(timeout=None)
     actions = ("accept", "cancel") if open_to_anyone else ("accept", "decline", "cancel")
     for action in actions:
-        view.add_item(ChallengeButton(action, challenge_id, disabled=disabled))
+        view.add_item(ChallengeButton(action, challenge_id, disabled=disabled, locale=locale))
     return view
 
 
-def expired_text(challenge: Challenge) -> str:
+def expired_text(challenge: Challenge, locale: str = SOURCE) -> str:
     """What a challenge's message says once it expired unanswered."""
     if challenge.opponent_id is None:
-        return f"The open challenge of <@{challenge.challenger_id}> expired: nobody took it."
-    if challenge.rematch_of is not None:
-        return (
-            f"The rematch offer of <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
-            f"(game #{challenge.rematch_of}) expired unanswered."
+        message = _(
+            "The open challenge of <@{challenger}> expired: nobody took it.",
+            challenger=challenge.challenger_id,
         )
-    return (
-        f"The challenge of <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
-        "expired unanswered."
-    )
+    elif challenge.rematch_of is not None:
+        message = _(
+            "The rematch offer of <@{challenger}> to <@{opponent}> (game #{game_id}) expired "
+            "unanswered.",
+            challenger=challenge.challenger_id,
+            opponent=challenge.opponent_id,
+            game_id=challenge.rematch_of,
+        )
+    else:
+        message = _(
+            "The challenge of <@{challenger}> to <@{opponent}> expired unanswered.",
+            challenger=challenge.challenger_id,
+            opponent=challenge.opponent_id,
+        )
+    return translate(locale, message)
 
 
 async def ask_which_game(
@@ -372,21 +407,34 @@ async def ask_which_game(
 ) -> None:
     """Ask privately which of the user's games a command meant."""
     bot = bot_of(interaction)
-    lines = ["You have several running games. Which one?"]
+    locale = user_locale(interaction)
+    lines = [translate(locale, N_("You have several running games. Which one?"))]
     for view in games[:25]:
         colour = view.player_of(interaction.user.id)
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
-        turn = "your turn" if view.to_move_id == interaction.user.id else "their turn"
+        mine = view.to_move_id == interaction.user.id
+        turn = translate(locale, N_("your turn") if mine else N_("their turn"))
         name = await display_name(bot, opponent)
-        lines.append(f"#{view.game_id} against {name} ({turn}): {jump_url(view)}")
+        line = _(
+            "#{game_id} against {name} ({turn}): {url}",
+            game_id=view.game_id,
+            name=name,
+            turn=turn,
+            url=jump_url(view),
+        )
+        lines.append(translate(locale, line))
     menu = discord.ui.View(timeout=None)
     picker = GamePicker(action, arg, games=games)
     for option, view in zip(picker.item.options, games, strict=False):
         colour = view.player_of(interaction.user.id)
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
-        option.label = fit_name(f"#{view.game_id} vs {await display_name(bot, opponent)}")
+        versus = _(
+            "#{game_id} vs {name}", game_id=view.game_id, name=await display_name(bot, opponent)
+        )
+        option.label = fit_name(translate(locale, versus))
+    picker.item.placeholder = translate(locale, N_("Which game?"))
     menu.add_item(picker)
-    await answer(interaction, text.join_lines(lines), view=menu, ephemeral=True)
+    await answer(interaction, text.join_lines(lines, locale=locale), view=menu, ephemeral=True)
 
 
 # -- the actions behind buttons and commands -------------------------------------------------
@@ -401,12 +449,13 @@ async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: 
         return view, await bot.service.get_challenge(challenge_id)
 
     (view, challenge), deferred = await in_time(interaction, accept(), update=True)
+    locale = await public_locale(interaction)
     # Answer first (names, thread and picture take further round trips to Discord).
     await update_clicked(
         interaction,
         deferred,
-        accepted_text(challenge, view),
-        view=challenge_view(challenge_id, disabled=True),
+        accepted_text(challenge, view, locale),
+        view=challenge_view(challenge_id, disabled=True, locale=locale),
     )
     message = interaction.message
     await bot.service.mark_answer_shown(
@@ -424,12 +473,16 @@ async def close_challenge(
     challenge, deferred = await in_time(
         interaction, close(challenge_id=challenge_id, user_id=interaction.user.id), update=True
     )
+    locale = await public_locale(interaction)
     if action == "decline":
-        content = f"<@{challenge.opponent_id}> declined the challenge."
+        message = _("<@{user}> declined the challenge.", user=challenge.opponent_id)
     else:
-        content = f"<@{challenge.challenger_id}> withdrew the challenge."
+        message = _("<@{user}> withdrew the challenge.", user=challenge.challenger_id)
     await update_clicked(
-        interaction, deferred, content, view=challenge_view(challenge_id, disabled=True)
+        interaction,
+        deferred,
+        translate(locale, message),
+        view=challenge_view(challenge_id, disabled=True, locale=locale),
     )
 
 
@@ -493,10 +546,15 @@ def check_move(interaction: discord.Interaction[Any], view: GameView, point: str
         Point.parse(point)
     except InvalidPointError:
         example = next(iter(suggest_points(view, "")), "E5")
-        shown = fit_content(" ".join(point.split()), 20) or "An empty name"
+        shown = fit_content(" ".join(point.split()), 20)
         raise Refusal(
-            f"`{shown}` is not a point: a point is a column letter and a row number, like "
-            f"{example} ({describe_board(board.width, board.height)})"
+            _(
+                "{shown} is not a point: a point is a column letter and a row number, like "
+                "{example} ({board})",
+                shown=f"`{shown}`" if shown else N_("An empty name"),
+                example=example,
+                board=engine_message(describe_board(board.width, board.height)),
+            )
         ) from None
     board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]
 
@@ -509,12 +567,15 @@ def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
     """
     colour = view.player_of(interaction.user.id)
     if colour is None:
-        raise NotYourGame("you are not playing in this game")
+        raise NotYourGame(N_("you are not playing in this game"))
     if not view.is_running:
-        raise GameOver("this game is over")
+        raise GameOver(N_("this game is over"))
     if view.to_move is not colour:
         raise NotYourTurn(
-            f"it is not your turn: {view.to_move.label if view.to_move else ''} is to move"
+            _(
+                "it is not your turn: {colour} is to move",
+                colour=text.label(view.to_move, user_locale(interaction)) if view.to_move else "",
+            )
         )
 
 
@@ -527,40 +588,40 @@ async def confirm(
     game = view.game
     colour = view.player_of(interaction.user.id)
     shown = {"moves": len(game.actions), "shown": int(bot.service.now().timestamp())}
+    locale = user_locale(interaction)
     lead = f"{note}\n" if note else ""
     if action == "resign":
         if colour is None:
-            raise NotYourGame("you are not playing in this game")
+            raise NotYourGame(N_("you are not playing in this game"))
         if not view.is_running:
-            raise GameOver("this game is over")
+            raise GameOver(N_("this game is over"))
         buttons = discord.ui.View(timeout=None)
-        buttons.add_item(ConfirmButton("resign", view.game_id, **shown))
-        buttons.add_item(ConfirmButton("keep", view.game_id, **shown))
-        # ``respond``: a fresh confirmation may answer a click deferred already (ask_again).
-        await respond(
-            interaction,
-            f"{lead}Resign game #{view.game_id}? Your opponent wins, whatever the score.",
-            view=buttons,
-            ephemeral=True,
+        buttons.add_item(ConfirmButton("resign", view.game_id, locale=locale, **shown))
+        buttons.add_item(ConfirmButton("keep", view.game_id, locale=locale, **shown))
+        ask = _(
+            "Resign game #{game_id}? Your opponent wins, whatever the score.",
+            game_id=view.game_id,
         )
+        # ``respond``: a fresh confirmation may answer a click deferred already (ask_again).
+        await respond(interaction, lead + translate(locale, ask), view=buttons, ephemeral=True)
         return
     check_turn(interaction, view)
     assert colour is not None
     preview = game.stop_preview(colour) if game.rules == "grounding" else None
-    prompt = lead + text.end_confirmation(game, colour, preview)
+    prompt = lead + text.end_confirmation(game, colour, preview, locale=locale)
     if preview is not None and not preview.allowed:
         await refuse(interaction, prompt)
         return
     buttons = discord.ui.View(timeout=None)
-    label = "Stop" if preview else "End"
-    buttons.add_item(ConfirmButton("end", view.game_id, label=label, **shown))
-    buttons.add_item(ConfirmButton("keep", view.game_id, **shown))
+    label = translate(locale, N_("Stop") if preview else N_("End"))
+    buttons.add_item(ConfirmButton("end", view.game_id, label=label, locale=locale, **shown))
+    buttons.add_item(ConfirmButton("keep", view.game_id, locale=locale, **shown))
     if preview is None:
         await respond(interaction, prompt, view=buttons, ephemeral=True)
         return
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True, ephemeral=True)
-    picture = await picture_file(bot, view, preview=preview)
+    picture = await picture_file(bot, view, preview=preview, locale=locale)
     await follow_up(interaction, prompt, file=picture, view=buttons, ephemeral=True)
 
 
@@ -568,8 +629,9 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
     """The current picture: public in the game's thread, private elsewhere."""
     here = in_game_channel(interaction, view)
     await interaction.response.defer(thinking=True, ephemeral=not here)
-    picture = await picture_file(bot_of(interaction), view)
-    await follow_up(interaction, status_text(view), file=picture, ephemeral=not here)
+    locale = await public_locale(interaction) if here else user_locale(interaction)
+    picture = await picture_file(bot_of(interaction), view, locale=locale)
+    await follow_up(interaction, status_text(view, locale=locale), file=picture, ephemeral=not here)
 
 
 # -- finishing the starts a kill interrupted (issue 10 item 3) -------------------------------
@@ -579,13 +641,17 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
 # is done, so finishing is idempotent (a kill in the middle of a step may repeat that step).
 
 
-def accepted_text(challenge: Challenge, view: GameView) -> str:
+def accepted_text(challenge: Challenge, view: GameView, locale: str = SOURCE) -> str:
     """What a challenge's message says once accepted."""
     pink, blue = mentions(view).values()
-    return (
-        f"<@{challenge.opponent_id}> accepted. Game #{view.game_id}: {pink} (Pink) "
-        f"vs {blue} (Blue)."
+    accepted = _(
+        "<@{user}> accepted. Game #{game_id}: {pink} (Pink) vs {blue} (Blue).",
+        user=challenge.opponent_id,
+        game_id=view.game_id,
+        pink=pink,
+        blue=blue,
     )
+    return translate(locale, accepted)
 
 
 async def challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:

@@ -10,7 +10,7 @@ import asyncio
 import io
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -41,6 +41,7 @@ from bot.games import (
     utc_now,
 )
 from bot.games.stickers import new_sticker_line
+from bot.i18n import N_, SOURCE, Text, _, normalize, translate, words
 from bot.outbox import Outbox
 from bot.pictures import PICTURES
 from engine import DotsError, Player, Point, StopPreview
@@ -113,6 +114,11 @@ class GameBot(commands.Bot):
         self.posts = PostOrder()
         # The posts owed by committed changes (``bot.outbox``); None: none are kept.
         self.outbox: Outbox | None = None
+        # Languages (issue 14): each server's own locale as interactions show it, the locale an
+        # admin chose for it (None: none chosen; loaded once), each user's last seen one.
+        self.guild_locales: dict[int, str] = {}
+        self.chosen_locales: dict[int, str | None] = {}
+        self.user_locales: dict[int, str] = {}
 
     @property
     def service(self) -> GameService:
@@ -132,11 +138,11 @@ class SeveralGames(Exception):  # noqa: N818 (a question to ask, not an error)
         self.games = list(games)
 
 
-def sentence(message: str) -> str:
+def sentence(message: str, locale: str = SOURCE) -> str:
     """A refusal's message as a sentence: capital first letter, final full stop."""
     message = message.strip()
     if not message:
-        return "That did not work."
+        return translate(locale, N_("That did not work."))
     message = message[0].upper() + message[1:]
     return message if message[-1] in ".!?" else message + "."
 
@@ -144,6 +150,62 @@ def sentence(message: str) -> str:
 def bot_of(interaction: discord.Interaction[Any]) -> GameBot:
     """The bot handling ``interaction``."""
     return interaction.client  # type: ignore[no-any-return]
+
+
+# -- languages (issue 14) -------------------------------------------------------------------
+
+
+def user_locale(interaction: discord.Interaction[Any]) -> str:
+    """The language of a private answer: the user's client's."""
+    return normalize(interaction.locale)
+
+
+async def game_locale(bot: GameBot, guild_id: int | None) -> str:
+    """The language of public posts in a server: the one an admin chose, else the server's
+    own (as its interactions show it, or Discord's guild object)."""
+    if guild_id is None:
+        return SOURCE
+    if guild_id not in bot.chosen_locales:
+        bot.chosen_locales[guild_id] = await bot.service.guild_locale(guild_id=guild_id)
+    chosen = bot.chosen_locales[guild_id]
+    if chosen is not None:
+        return chosen
+    seen = bot.guild_locales.get(guild_id)
+    if seen is None:
+        guild = bot.get_guild(guild_id)
+        seen = normalize(guild.preferred_locale) if guild is not None else SOURCE
+    return seen
+
+
+async def public_locale(interaction: discord.Interaction[Any]) -> str:
+    """The language of a public answer to ``interaction``: its server's (see ``game_locale``),
+    the user's own outside a server."""
+    if interaction.guild_id is None:
+        return user_locale(interaction)
+    return await game_locale(bot_of(interaction), interaction.guild_id)
+
+
+async def dm_locale(bot: GameBot, user_id: int) -> str:
+    """The language of a direct message to ``user_id``: the one their client last showed
+    (seen since the bot started, else as stored); a newer one seen is stored now, so that it
+    outlives a restart."""
+    stored = await bot.service.player_locale(user_id=user_id)
+    seen = bot.user_locales.get(user_id)
+    if seen is None:
+        return normalize(stored)
+    if seen != stored:
+        await bot.service.remember_locale(user_id=user_id, locale=seen)
+    return seen
+
+
+def note_locales(interaction: discord.Interaction[Any]) -> None:
+    """Remember (in memory) the server's and the user's languages an interaction shows; the
+    user's is stored when a direct message is written in it (``dm_locale``), so an interaction
+    that is refused writes nothing."""
+    bot = bot_of(interaction)
+    if interaction.guild_id is not None and interaction.guild_locale is not None:
+        bot.guild_locales[interaction.guild_id] = normalize(interaction.guild_locale)
+    bot.user_locales[interaction.user.id] = user_locale(interaction)
 
 
 def is_id(value: int) -> bool:
@@ -281,10 +343,11 @@ async def clear_deferral(interaction: discord.Interaction[Any]) -> None:
         log.info("could not clear the deferral of interaction %s", interaction.id)
 
 
-async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
-    """Answer privately (ephemeral) with ``message``, whether or not we responded already
-    (after a public deferral too)."""
-    content = sentence(message)
+async def refuse(interaction: discord.Interaction[Any], message: Text) -> None:
+    """Answer privately (ephemeral) with ``message`` in the user's language, whether or not we
+    responded already (after a public deferral too)."""
+    locale = user_locale(interaction)
+    content = sentence(translate(locale, message), locale)
     try:
         await clear_deferral(interaction)
         if interaction.response.is_done():
@@ -299,14 +362,16 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     """Answer privately for any error a handler raised: refusals and bad input get their own
     message, anything else a short apology (and a log entry with the traceback)."""
     if isinstance(error, SeveralGames):
-        await refuse(interaction, "You have several running games: say which one with `game`.")
-    elif isinstance(error, Refusal | DotsError):
-        await refuse(interaction, str(error))
+        await refuse(interaction, N_("You have several running games: say which one with `game`."))
+    elif isinstance(error, Refusal):
+        await refuse(interaction, error.render(user_locale(interaction)))
+    elif isinstance(error, DotsError):
+        await refuse(interaction, text.engine_message(error))
     elif isinstance(error, discord.Forbidden):
-        await refuse(interaction, "I am not allowed to do that here (missing permissions).")
+        await refuse(interaction, N_("I am not allowed to do that here (missing permissions)."))
     else:
         log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
-        await refuse(interaction, "Sorry, something went wrong on my side. It has been logged.")
+        await refuse(interaction, N_("Sorry, something went wrong on my side. It has been logged."))
 
 
 def in_game_channel(interaction: discord.Interaction[Any], view: GameView) -> bool:
@@ -324,9 +389,15 @@ def jump_url(view: GameView) -> str:
     return f"https://discord.com/channels/{view.guild_id}/{game_channel_id(view)}"
 
 
-def thread_name(game_id: int, pink: str, blue: str) -> str:
+def thread_name(game_id: int, pink: str, blue: str, locale: str = SOURCE) -> str:
     """The name of a game's thread; it carries the game id, so it is found after a restart."""
-    return fit_name(f"Dots #{game_id}: {plain_name(pink)} vs {plain_name(blue)}")
+    name = _(
+        "Dots #{game_id}: {pink} vs {blue}",
+        game_id=game_id,
+        pink=plain_name(pink),
+        blue=plain_name(blue),
+    )
+    return fit_name(translate(locale, name))
 
 
 async def game_here(interaction: discord.Interaction[Any]) -> GameView | None:
@@ -351,19 +422,19 @@ async def resolve_game(
     service = bot_of(interaction).service
     if game_id is not None:
         if not is_id(game_id):
-            raise NoSuchGame(f"there is no game #{game_id} in this server")
+            raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
         view = await service.game(game_id)
         if view.guild_id != interaction.guild_id:
-            raise NoSuchGame(f"there is no game #{game_id} in this server")
+            raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
         return view
     here = await game_here(interaction)
     if here is not None:
         return here
     games = await service.running_games(user_id=interaction.user.id, guild_id=interaction.guild_id)
     if not running and not games:
-        raise NoRunningGame("you have no running game here; name one with the `game` option")
+        raise NoRunningGame(N_("you have no running game here; name one with the `game` option"))
     if not games:
-        raise NoRunningGame("you have no running game here: challenge someone with /challenge")
+        raise NoRunningGame(N_("you have no running game here: challenge someone with /challenge"))
     local = [view for view in games if game_channel_id(view) == interaction.channel_id]
     if len(local) == 1:
         return local[0]
@@ -386,7 +457,7 @@ async def display_name(bot: GameBot, user_id: int) -> str:
         try:
             name = (await bot.fetch_user(user_id)).display_name
         except discord.HTTPException:
-            name = f"player {user_id}"
+            name = translate(SOURCE, _("player {user_id}", user_id=user_id))
     name = plain_name(name)
     bot.names[user_id] = name
     return name
@@ -424,10 +495,14 @@ async def picture_file(
     marks: Iterable[Point] = (),
     name: str = "",
     preview: StopPreview | None = None,
+    locale: str | None = None,
 ) -> discord.File:
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
-    that stop would do, see ``bot.pictures.game_png``); in the picture worker processes."""
+    that stop would do, see ``bot.pictures.game_png``), its header in ``locale`` (default: the
+    server's); in the picture worker processes."""
     names = await picture_names(bot, view)
+    if locale is None:
+        locale = await game_locale(bot, view.guild_id)
     times = view.times_left(bot.service.now()) if view.is_running else None
     png = await PICTURES.png(
         view.game,
@@ -435,85 +510,98 @@ async def picture_file(
         clock=clock_left(view),
         marks=tuple(marks),
         preview=preview,
+        words=words(locale),
         times=times,
     )
     filename = name or f"dots-{view.game_id}-{len(view.game.actions):03d}.png"
     return discord.File(io.BytesIO(png), filename=filename)
 
 
-async def replay_file(bot: GameBot, view: GameView) -> discord.File:
+async def replay_file(bot: GameBot, view: GameView, locale: str = SOURCE) -> discord.File:
     """The game's animated replay as a file to attach, rendered in a picture worker."""
     names = await picture_names(bot, view)
-    gif = await PICTURES.gif(view.game, names)
+    gif = await PICTURES.gif(view.game, names, words=words(locale))
     return discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif")
 
 
-def status_text(view: GameView, *, headline: str = "") -> str:
+def status_text(view: GameView, *, headline: str = "", locale: str = SOURCE) -> str:
     """The message under a picture: what happened, scores, whose turn and the time left."""
     game = view.game
     names = mentions(view)
-    left = text.time_left(view.deadline, utc_now()) if view.is_running else ""
-    lines = [f"**Game #{view.game_id}**"]
+    left = text.time_left(view.deadline, utc_now(), locale=locale) if view.is_running else ""
+    lines = [translate(locale, _("**Game #{game_id}**", game_id=view.game_id))]
     if headline:
         lines.append(headline)
-    lines.append(text.scores_line(game))
+    lines.append(text.scores_line(game, locale=locale))
     if view.status == "aborted":
-        lines.append("The game was aborted: no result, no rating change.")
+        lines.append(translate(locale, N_("The game was aborted: no result, no rating change.")))
     else:
-        lines.append(text.turn_line(game, names, left=left))
+        lines.append(text.turn_line(game, names, left=left, locale=locale))
     if view.game_clock is not None and view.clock_state is not None:
-        lines.append(text.game_clock_line(view.game_clock, view.clock_state, utc_now()))
-    play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`")
+        lines.append(
+            text.game_clock_line(view.game_clock, view.clock_state, utc_now(), locale=locale)
+        )
+    play_on = text.play_on_line(game, move_hint="`/move`", end_hint="`/end`", locale=locale)
     if play_on and not is_computer(view.to_move_id):  # the computer needs no instructions
         lines.append(play_on)
     return "\n".join(lines)
 
 
 async def outcome_message(
-    bot: GameBot, outcome: MoveOutcome, *, earlier: str = ""
+    bot: GameBot, outcome: MoveOutcome, *, earlier: str = "", locale: str | None = None
 ) -> tuple[str, list[discord.File]]:
     """The text and files announcing an outcome: picture, and at the end ratings and replay;
-    ``earlier`` says what happened before this action (moves not announced one by one)."""
+    ``earlier`` says what happened before this action (moves not announced one by one). In
+    ``locale``, by default the server's."""
     view = outcome.view
+    if locale is None:
+        locale = await game_locale(bot, view.guild_id)
+    nobody = translate(locale, N_("Nobody moved in time."))
     if outcome.aborted:
-        return status_text(view, headline="Nobody moved in time."), []
-    headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
+        return status_text(view, headline=nobody, locale=locale), []
+    headline = text.action_line(view.game, mentions(view), locale=locale) if outcome.action else ""
     if earlier:
         headline = f"{earlier}\n{headline}" if headline else earlier
-    content = status_text(view, headline=with_stickers(headline, outcome))
-    files = [await picture_file(bot, view)]
+    content = status_text(view, headline=with_stickers(headline, outcome, locale), locale=locale)
+    files = [await picture_file(bot, view, locale=locale)]
     if outcome.is_over:
-        content += rating_line(outcome)
-        files.append(await replay_file(bot, view))
+        content += rating_line(outcome, locale)
+        files.append(await replay_file(bot, view, locale))
     return content, files
 
 
-def rating_line(outcome: MoveOutcome) -> str:
+def rating_line(outcome: MoveOutcome, locale: str = SOURCE) -> str:
     """The rating changes at the end of a rated game, on a line of their own (or nothing)."""
     changes = [
         (mention(change.user_id), change.before, change.after, change.provisional)
         for change in outcome.rating_changes
     ]
-    return "\nRatings: " + "; ".join(text.rating_lines(changes)) if changes else ""
+    if not changes:
+        return ""
+    lines = "; ".join(text.rating_lines(changes, locale=locale))
+    return "\n" + translate(locale, _("Ratings: {lines}", lines=lines))
 
 
-def minimal_message(outcome: MoveOutcome) -> str:
+def minimal_message(outcome: MoveOutcome, locale: str = SOURCE) -> str:
     """An outcome without its extras (what came before it, pictures): what is posted when
     Discord refuses the full post, so that the result is never lost with it."""
     view = outcome.view
     if outcome.aborted:
-        return status_text(view, headline="Nobody moved in time.")
-    headline = text.action_line(view.game, mentions(view)) if outcome.action else ""
-    headline = with_stickers(headline, outcome)
-    return status_text(view, headline=headline) + (rating_line(outcome) if outcome.is_over else "")
+        nobody = translate(locale, N_("Nobody moved in time."))
+        return status_text(view, headline=nobody, locale=locale)
+    headline = text.action_line(view.game, mentions(view), locale=locale) if outcome.action else ""
+    headline = with_stickers(headline, outcome, locale)
+    extra = rating_line(outcome, locale) if outcome.is_over else ""
+    return status_text(view, headline=headline, locale=locale) + extra
 
 
-def with_stickers(headline: str, outcome: MoveOutcome) -> str:
+def with_stickers(headline: str, outcome: MoveOutcome, locale: str = SOURCE) -> str:
     """``headline`` and a line for each sticker the action earned: ``"<@1>: New sticker!
     Trap"`` (the first of its kind for that player) or ``"<@1>: Sticker: Trap"``."""
     lines = [headline] if headline else []
     lines += [
-        f"{mention(news.user_id)}: {new_sticker_line(news.sticker, first_ever=news.first_ever)}"
+        f"{mention(news.user_id)}: "
+        + new_sticker_line(news.sticker, first_ever=news.first_ever, locale=locale)
         for news in outcome.stickers
     ]
     return "\n".join(lines)
@@ -532,10 +620,11 @@ async def announce(
 
     The action is stored whatever Discord does with the post: a refused answer is shown
     another way (an edit of the deferral, a post in the thread, a post without extras)."""
-    content, files = await outcome_message(bot, outcome, earlier=earlier)
     view = outcome.view
-    minimal = minimal_message(outcome)
-    buttons = result_buttons(view) if outcome.is_over else None
+    locale = await game_locale(bot, view.guild_id)
+    content, files = await outcome_message(bot, outcome, earlier=earlier, locale=locale)
+    minimal = minimal_message(outcome, locale)
+    buttons = result_buttons(view, locale) if outcome.is_over else None
     if interaction is None:
         await send_to_game(bot, view, content, files=files, minimal=minimal, buttons=buttons)
     else:
@@ -570,7 +659,9 @@ async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
     """Show an outcome whose follow-up Discord refused: in the deferral itself (an edit, not
     a follow-up: the refused post is then not asked again), else in the game's thread."""
     view = outcome.view
-    buttons = result_buttons(view) if outcome.is_over else None
+    buttons = (
+        result_buttons(view, await game_locale(bot, view.guild_id)) if outcome.is_over else None
+    )
     try:
         if is_refused_body(error):
             await edit_original(interaction, minimal, attachments=[], **_with(buttons))
@@ -591,14 +682,14 @@ async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
 REMATCH_CUSTOM_ID = "dots:rematch:offer:{game_id}"
 
 
-def result_buttons(view: GameView) -> discord.ui.View | None:
+def result_buttons(view: GameView, locale: str = SOURCE) -> discord.ui.View | None:
     """The buttons under a game's result: Rematch, for a game that is over (not aborted)."""
     if view.status != "over":
         return None
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(
         discord.ui.Button(
-            label="Rematch",
+            label=translate(locale, N_("Rematch")),
             style=discord.ButtonStyle.primary,
             custom_id=REMATCH_CUSTOM_ID.format(game_id=view.game_id),
         )
@@ -641,21 +732,40 @@ async def send_to_game(
         return None
 
 
-async def notify_turn(bot: GameBot, view: GameView, user_id: int, *, reminder: str = "") -> None:
-    """DM ``user_id`` that it is their turn (long clocks, opted in); the thread when DMs fail.
-    Never the computer (it has no account)."""
+async def notify_turn(
+    bot: GameBot,
+    view: GameView,
+    user_id: int,
+    *,
+    reminder: Callable[[str], str] | None = None,
+) -> None:
+    """DM ``user_id`` that it is their turn (long clocks, opted in), in the language their
+    client last showed; in the thread (in the server's) when DMs fail. ``reminder`` writes
+    another message in a given language. Never the computer (it has no account)."""
     if is_computer(user_id) or view.clock.total_seconds() < DM_MIN_CLOCK_SECONDS:
         return
     if not await bot.service.wants_notify(user_id=user_id):
         return
-    left = text.time_left(view.deadline, utc_now())
-    message = reminder or f"Your turn in Dots game #{view.game_id} ({left} left): {jump_url(view)}"
+
+    def message(locale: str) -> str:
+        if reminder is not None:
+            return reminder(locale)
+        left = text.time_left(view.deadline, utc_now(), locale=locale)
+        turn = _(
+            "Your turn in Dots game #{game_id} ({left} left): {url}",
+            game_id=view.game_id,
+            left=left,
+            url=jump_url(view),
+        )
+        return translate(locale, turn)
+
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await send(user, message)
+        await send(user, message(await dm_locale(bot, user_id)))
     except discord.HTTPException:
         # Closed DMs (Forbidden) or an unknown user: say it in the thread instead.
-        await send_to_game(bot, view, f"<@{user_id}> {message}")
+        there = message(await game_locale(bot, view.guild_id))
+        await send_to_game(bot, view, f"<@{user_id}> {there}")
 
 
 def suggest_points(view: GameView, typed: str) -> list[str]:

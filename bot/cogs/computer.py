@@ -17,6 +17,7 @@ from bot.cogs.common import (
     GameBot,
     SeveralGames,
     deferred_if_slow,
+    game_locale,
     in_game_channel,
     jump_url,
     mention,
@@ -24,12 +25,14 @@ from bot.cogs.common import (
     resolve_game,
     send_to_game,
     status_text,
+    user_locale,
 )
 from bot.cogs.options import LEVEL_CHOICES, OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
 from bot.cogs.play import game_choices
 from bot.cogs.posts import follow_up
 from bot.cogs.starts import start_against_computer
 from bot.games import GameView, Refusal, is_computer
+from bot.i18n import N_, _, translate
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +85,7 @@ class Computer(commands.Cog):
             mine = [v for v in several.games if against_computer(v)]
             if len(mine) != 1:
                 raise Refusal(
-                    "you have several running games: say which one with the `game` option"
+                    N_("you have several running games: say which one with the `game` option")
                 ) from None
             view = mine[0]
         here = in_game_channel(interaction, view)
@@ -93,12 +96,16 @@ class Computer(commands.Cog):
         )
         view = undone.view
         points = [a.point.name for a in undone.taken if a.point is not None]
-        headline = (
-            f"{mention(interaction.user.id)} takes back {points[0]} and the computer's "
-            f"reply {points[1]}."
+        locale = await game_locale(self.bot, view.guild_id)
+        took = _(
+            "{user} takes back {point} and the computer's reply {reply}.",
+            user=mention(interaction.user.id),
+            point=points[0],
+            reply=points[1],
         )
-        picture = await picture_file(self.bot, view)
-        content = status_text(view, headline=headline)
+        headline = translate(locale, took)
+        picture = await picture_file(self.bot, view, locale=locale)
+        content = status_text(view, headline=headline, locale=locale)
         if here and acknowledged:
             await follow_up(interaction, content, file=picture)
         else:
@@ -106,6 +113,15 @@ class Computer(commands.Cog):
         if not here and acknowledged:
             await follow_up(
                 interaction,
-                f"Took back {points[0]} and {points[1]} in game #{view.game_id}: {jump_url(view)}",
+                translate(
+                    user_locale(interaction),
+                    _(
+                        "Took back {point} and {reply} in game #{game_id}: {url}",
+                        point=points[0],
+                        reply=points[1],
+                        game_id=view.game_id,
+                        url=jump_url(view),
+                    ),
+                ),
                 ephemeral=True,
             )

@@ -15,7 +15,15 @@ from discord.ext import commands
 
 from bot import text
 from bot.cogs.buttons import challenge_view, expired_text
-from bot.cogs.common import GameBot, announce, jump_url, notify_turn, send_to_game
+from bot.cogs.common import (
+    GameBot,
+    announce,
+    game_locale,
+    jump_url,
+    note_locales,
+    notify_turn,
+    send_to_game,
+)
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
     ChallengeExpired,
@@ -27,6 +35,7 @@ from bot.games import (
     computer_name,
     is_computer,
 )
+from bot.i18n import SOURCE, _, translate
 from bot.outbox import delivering
 
 log = logging.getLogger(__name__)
@@ -53,6 +62,12 @@ class Events(commands.Cog):
         self.bot = bot
 
     @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:  # type: ignore[type-arg]
+        """Remember the languages each interaction shows (direct messages and public posts
+        outside an interaction are written in them)."""
+        note_locales(interaction)
+
+    @commands.Cog.listener()
     async def on_dots_challenge_expired(self, event: ChallengeExpired) -> None:
         """Edit the challenge message: expired, buttons disabled."""
         challenge = event.challenge
@@ -63,14 +78,16 @@ class Events(commands.Cog):
                 challenge.channel_id, guild_id=challenge.guild_id
             )
             message = channel.get_partial_message(challenge.message_id)
+            locale = await game_locale(self.bot, challenge.guild_id)
             try:
                 await edit_message(
                     message,
-                    content=expired_text(challenge),
+                    content=expired_text(challenge, locale),
                     view=challenge_view(
                         challenge.challenge_id,
                         disabled=True,
                         open_to_anyone=challenge.opponent_id is None,
+                        locale=locale,
                     ),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -91,14 +108,31 @@ class Events(commands.Cog):
             if is_computer(event.user_id):
                 return
             view = event.view
-            left = text.format_duration(event.left)
-            message = f"Reminder: {left} left for your move in Dots game #{view.game_id}"
+
+            def reminder(locale: str, *, link: bool = True) -> str:
+                left = text.format_duration(event.left, locale=locale)
+                if link:
+                    message = _(
+                        "Reminder: {left} left for your move in Dots game #{game_id}: {url}",
+                        left=left,
+                        game_id=view.game_id,
+                        url=jump_url(view),
+                    )
+                else:
+                    message = _(
+                        "Reminder: {left} left for your move in Dots game #{game_id}.",
+                        left=left,
+                        game_id=view.game_id,
+                    )
+                return translate(locale, message)
+
             if await self.bot.service.wants_notify(user_id=event.user_id):
-                await notify_turn(
-                    self.bot, view, event.user_id, reminder=f"{message}: {jump_url(view)}"
-                )
+                await notify_turn(self.bot, view, event.user_id, reminder=reminder)
             else:
-                await send_to_game(self.bot, view, f"<@{event.user_id}> {message}.")
+                locale = await game_locale(self.bot, view.guild_id)
+                await send_to_game(
+                    self.bot, view, f"<@{event.user_id}> {reminder(locale, link=False)}"
+                )
 
     @commands.Cog.listener()
     async def on_dots_computer_moved(self, event: ComputerMoved) -> None:
@@ -107,8 +141,8 @@ class Events(commands.Cog):
         outcome = event.outcome
         async with delivering(self.bot.outbox, "computer"):
             await self.bot.posts.idle(outcome.view.game_id)
-            # The computer may have moved before its game had a thread (it plays first as soon
-            # as the game is stored): post where the game is played now, not where it was then.
+            # The computer may have moved before its game had a thread (it plays first as soon as
+            # the game is stored): post where the game is played now, not where it was then.
             home = await self.bot.service.game(outcome.view.game_id)
             if home.thread_id != outcome.view.thread_id:
                 outcome = replace(outcome, view=replace(outcome.view, thread_id=home.thread_id))
@@ -116,10 +150,11 @@ class Events(commands.Cog):
             earned = tuple(news for each in event.outcomes for news in each.stickers)
             if earned != outcome.stickers:
                 outcome = replace(outcome, stickers=earned)
-            await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1]))
+            locale = await game_locale(self.bot, outcome.view.guild_id)
+            await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1], locale))
 
 
-def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:
+def alone_line(outcomes: tuple[MoveOutcome, ...], locale: str = SOURCE) -> str:
     """The computer's dots played alone before its last action, e.g. ``"Computer (easy)
     plays on alone: D5, E6 (captures 2)."``; empty when there were none. A long run is cut
     with "… and N more" (``ALONE_LIST_BUDGET``)."""
@@ -131,7 +166,17 @@ def alone_line(outcomes: tuple[MoveOutcome, ...]) -> str:
             continue
         user_id = outcome.view.user_of(action.player)
         gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
-        dots.append(action.point.name + (f" (captures {gain})" if gain else ""))
+        if gain:
+            dots.append(
+                translate(locale, _("{point} (captures {n})", point=action.point.name, n=gain))
+            )
+        else:
+            dots.append(action.point.name)
     if user_id is None:
         return ""
-    return f"{computer_name(user_id)} plays on alone: {fit_list(dots, ALONE_LIST_BUDGET)}."
+    alone = _(
+        "{name} plays on alone: {dots}.",
+        name=computer_name(user_id),
+        dots=fit_list(dots, ALONE_LIST_BUDGET),
+    )
+    return translate(locale, alone)

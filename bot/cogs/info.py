@@ -13,16 +13,29 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
+from babel.dates import format_date
 from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import GameBot, bot_of, in_time, mention, picture_names, reply
+from bot.cogs.common import (
+    GameBot,
+    bot_of,
+    game_locale,
+    in_time,
+    mention,
+    picture_names,
+    public_locale,
+    reply,
+    user_locale,
+)
 from bot.cogs.posts import answer, follow_up, plain_name
 from bot.games import NoSuchGame, PlayerStats, Refusal
 from bot.games.queries import MonthStanding, MonthTable, Period
+from bot.i18n import N_, REASONS, SOURCE, _, ngettext, pgettext, translate, words
 from bot.pictures import game_gif, game_png
 from engine import Game, Player, Point, sgf
+from renderer.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +48,7 @@ class ExportTooSoon(Refusal):
     """The member used /export less than ``EXPORT_COOLDOWN_SECONDS`` ago."""
 
 
-HELP = """\
+HELP = N_("""\
 **Dots**: surround your opponent's dots to capture them. `/rules` explains the game.
 - `/challenge @someone`: challenge a member (size, rules, start position, move clock, colour).
 - `/play-computer [level]`: a game against the computer (easy, medium or hard; unrated). \
@@ -49,12 +62,10 @@ the computer's reply.
 time, or this month's table by points).
 - `/stickers [user]`: a player's sticker book.
 - `/export game:12`: a game's record (SGF) and an animated replay.
-Admins (Manage Server): `/dots-admin cancel`, `/dots-admin settings`."""
-
-NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
+Admins (Manage Server): `/dots-admin cancel`, `/dots-admin settings`.""")
 
 
-def rule_examples() -> list[tuple[str, Game, tuple[Point, ...]]]:
+def rule_examples(locale: str = SOURCE) -> list[tuple[str, Game, tuple[Point, ...]]]:
     """The key cases of the rules as small games, with a caption and crosses to draw."""
     capture = Game(5, 5)
     for point in ("C4", "C3", "B3", "A1", "D3", "E1", "C2"):
@@ -66,21 +77,37 @@ def rule_examples() -> list[tuple[str, Game, tuple[Point, ...]]]:
     for point in ("A4", "G1", "B4", "G2", "D4", "G3", "E4", "G4", "E5", "G5"):
         stop.place(point)
     handed = stop.stop_preview(Player.PINK).dots
+    grounding = ngettext(
+        "Grounding rules: a stop by Pink now would hand Blue the {n} crossed dot, which is not "
+        "linked to the edge.",
+        "Grounding rules: a stop by Pink now would hand Blue the {n} crossed dots, which are "
+        "not linked to the edge.",
+        len(handed),
+    )
     return [
-        ("Pink closes a ring around Blue's dot: a base, Pink scores 1.", capture, ()),
-        ("Blue plays into Pink's empty ring and is captured at once: Pink scores 1.", empty, ()),
         (
-            f"Grounding rules: a stop by Pink now would hand Blue the {len(handed)} crossed "
-            "dots, which are not linked to the edge.",
-            stop,
-            handed,
+            translate(locale, N_("Pink closes a ring around Blue's dot: a base, Pink scores 1.")),
+            capture,
+            (),
         ),
+        (
+            translate(
+                locale,
+                N_("Blue plays into Pink's empty ring and is captured at once: Pink scores 1."),
+            ),
+            empty,
+            (),
+        ),
+        (translate(locale, grounding), stop, handed),
     ]
 
 
-def _rule_files() -> list[tuple[str, bytes]]:
+def _rule_files(locale: str) -> list[tuple[str, bytes]]:
+    header = words(locale)
+    names = {Player.PINK: header.pink, Player.BLUE: header.blue}
     return [
-        (caption, game_png(game, NAMES, marks=marks)) for caption, game, marks in rule_examples()
+        (caption, game_png(game, names, marks=marks, words=header))
+        for caption, game, marks in rule_examples(locale)
     ]
 
 
@@ -97,12 +124,15 @@ class Replays:
         self._pool: ProcessPoolExecutor | None = None
         self._rendering: dict[int, asyncio.Future[bytes]] = {}
 
-    async def render(self, game_id: int, game: Game, names: Mapping[Player, str]) -> bytes:
-        """The replay (GIF bytes) of ``game`` (game number ``game_id``)."""
+    async def render(
+        self, game_id: int, game: Game, names: Mapping[Player, str], header: Words = ENGLISH
+    ) -> bytes:
+        """The replay (GIF bytes) of ``game`` (game number ``game_id``), its headers in
+        ``header``'s words."""
         shared = self._rendering.get(game_id)
         if shared is not None:
             return await asyncio.shield(shared)
-        future = asyncio.ensure_future(self._render(game, dict(names)))
+        future = asyncio.ensure_future(self._render(game, dict(names), header))
         self._rendering[game_id] = future
         try:
             return await asyncio.shield(future)
@@ -110,19 +140,19 @@ class Replays:
             if self._rendering.get(game_id) is future:
                 del self._rendering[game_id]
 
-    async def _render(self, game: Game, names: dict[Player, str]) -> bytes:
+    async def _render(self, game: Game, names: dict[Player, str], header: Words) -> bytes:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn")
             )
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                self._pool, game_gif, game, names
+                self._pool, game_gif, game, names, header
             )
         except BrokenProcessPool:
             log.warning("the replay worker died; rendering in a thread")
             self._pool = None
-            return await asyncio.to_thread(game_gif, game, names)
+            return await asyncio.to_thread(game_gif, game, names, header)
 
     def close(self) -> None:
         """Stop the worker (renders under way are dropped)."""
@@ -136,7 +166,7 @@ class Info(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self._rule_pictures: list[tuple[str, bytes]] | None = None
+        self._rule_pictures: dict[str, list[tuple[str, bytes]]] = {}  # by locale
         self.replays = Replays()
         self._exported: dict[int, float] = {}  # user id: time.monotonic() of the last export
 
@@ -144,53 +174,66 @@ class Info(commands.Cog):
         """Stop the replay worker."""
         self.replays.close()
 
-    @app_commands.command(name="rules", description="How to play Dots, with pictures")
+    @app_commands.command(name="rules", description=N_("How to play Dots, with pictures"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        """A short explanation of the rules with pictures of the key cases."""
+        """A short explanation of the rules with pictures of the key cases, in the user's
+        language."""
         await interaction.response.defer(thinking=True, ephemeral=True)
-        if self._rule_pictures is None:
-            self._rule_pictures = await asyncio.to_thread(_rule_files)
+        locale = user_locale(interaction)
+        if locale not in self._rule_pictures:
+            self._rule_pictures[locale] = await asyncio.to_thread(_rule_files, locale)
+        pictures = self._rule_pictures[locale]
         captions = "\n".join(
-            f"Picture {n}: {caption}" for n, (caption, _) in enumerate(self._rule_pictures, 1)
+            translate(locale, _("Picture {n}: {caption}", n=n, caption=caption))
+            for n, (caption, _png) in enumerate(pictures, 1)
         )
         files = [
             discord.File(io.BytesIO(png), filename=f"rules-{n}.png")
-            for n, (_, png) in enumerate(self._rule_pictures, 1)
+            for n, (_caption, png) in enumerate(pictures, 1)
         ]
-        await follow_up(
-            interaction, f"{text.RULES_SUMMARY}\n\n{captions}", files=files, ephemeral=True
-        )
+        summary = translate(locale, text.RULES_SUMMARY)
+        await follow_up(interaction, f"{summary}\n\n{captions}", files=files, ephemeral=True)
 
-    @app_commands.command(name="help", description="The bot's commands")
+    @app_commands.command(name="help", description=N_("The bot's commands"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """List the commands."""
-        await answer(interaction, HELP, ephemeral=True)
+        await answer(interaction, translate(user_locale(interaction), HELP), ephemeral=True)
 
-    @app_commands.command(name="notify", description="Direct message me when it is my turn")
-    @app_commands.describe(setting="on: DM me on my turn (clocks of an hour or more); off: don't")
+    @app_commands.command(name="notify", description=N_("Direct message me when it is my turn"))
+    @app_commands.describe(
+        setting=N_("on: DM me on my turn (clocks of an hour or more); off: don't")
+    )
     @app_commands.choices(
         setting=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
+            app_commands.Choice(name=N_("on"), value="on"),
+            app_commands.Choice(name=N_("off"), value="off"),
         ]
     )
     async def notify(self, interaction: discord.Interaction[Any], setting: str) -> None:
         """Turn turn notifications on or off."""
         on = setting == "on"
         service = self.bot.service
-        _, deferred = await in_time(
-            interaction, service.set_notify(user_id=interaction.user.id, on=on), ephemeral=True
-        )
-        message = (
-            "I will DM you when it is your turn in games with a clock of an hour or more."
-            if on
-            else "No more DMs on your turn."
-        )
-        await reply(interaction, deferred, message, ephemeral=True)
 
-    @app_commands.command(name="leaderboard", description="This server's best players")
+        async def work() -> None:
+            await service.set_notify(user_id=interaction.user.id, on=on)
+            if on:  # the language of the direct messages
+                await service.remember_locale(
+                    user_id=interaction.user.id, locale=user_locale(interaction)
+                )
+
+        _done, deferred = await in_time(interaction, work(), ephemeral=True)
+        message = (
+            N_("I will DM you when it is your turn in games with a clock of an hour or more.")
+            if on
+            else N_("No more DMs on your turn.")
+        )
+        await reply(
+            interaction, deferred, translate(user_locale(interaction), message), ephemeral=True
+        )
+
+    @app_commands.command(name="leaderboard", description=N_("This server's best players"))
     @app_commands.guild_only()
-    @app_commands.describe(period="All time (by rating, the default) or this month (by points)")
+    @app_commands.describe(period=N_("All time (by rating, the default) or this month (by points)"))
     @app_commands.choices(period=[app_commands.Choice(name=p.label, value=p.value) for p in Period])
     async def leaderboard(
         self, interaction: discord.Interaction[Any], period: str = Period.ALL_TIME.value
@@ -203,28 +246,33 @@ class Info(commands.Cog):
                 interaction,
                 self.bot.service.month_leaderboard(guild_id=interaction.guild_id, limit=10),
             )
-            await reply(interaction, deferred, embed=month_embed(table))
+            locale = await public_locale(interaction)
+            await reply(interaction, deferred, embed=month_embed(table, locale))
             return
         rows, deferred = await in_time(
             interaction, self.bot.service.leaderboard(guild_id=interaction.guild_id, limit=10)
         )
+        locale = await public_locale(interaction)
         lines = [
             f"{row.rank}. {mention(row.user_id)} **{round(row.rating)}**"
             f"{'?' if row.provisional else ''}: "
-            + text.record_line(games=row.games, wins=row.wins, losses=row.losses, draws=row.draws)
+            + text.record_line(
+                games=row.games, wins=row.wins, losses=row.losses, draws=row.draws, locale=locale
+            )
             for row in rows
         ]
         embed = discord.Embed(
-            title="Dots leaderboard",
-            description="\n".join(lines) or "No rated games yet: `/challenge` someone!",
+            title=translate(locale, N_("Dots leaderboard")),
+            description="\n".join(lines)
+            or translate(locale, N_("No rated games yet: `/challenge` someone!")),
         )
         if any(row.provisional for row in rows):
-            embed.set_footer(text="? = provisional rating (few games yet)")
+            embed.set_footer(text=translate(locale, N_("? = provisional rating (few games yet)")))
         await reply(interaction, deferred, embed=embed)
 
-    @app_commands.command(name="stats", description="A player's rating and record")
+    @app_commands.command(name="stats", description=N_("A player's rating and record"))
     @app_commands.guild_only()
-    @app_commands.describe(user="Whose stats (default: yours)")
+    @app_commands.describe(user=N_("Whose stats (default: yours)"))
     async def stats(
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
     ) -> None:
@@ -234,22 +282,39 @@ class Info(commands.Cog):
         (s, month), deferred = await in_time(
             interaction, stats_and_month(self.bot, guild_id=interaction.guild_id, user_id=who.id)
         )
-        rank = f"#{s.rank}" if s.rank else "unranked"
+        locale = await public_locale(interaction)
+        rank = f"#{s.rank}" if s.rank else translate(locale, N_("unranked"))
+        if s.provisional:
+            rating = _(
+                "Rating **{rating}** ± {rd} (provisional), {rank}",
+                rating=round(s.rating),
+                rd=round(s.rd),
+                rank=rank,
+            )
+        else:
+            rating = _(
+                "Rating **{rating}** ± {rd}, {rank}",
+                rating=round(s.rating),
+                rd=round(s.rd),
+                rank=rank,
+            )
+        record = text.record_line(
+            games=s.games, wins=s.wins, losses=s.losses, draws=s.draws, locale=locale
+        )
+        running = translate(locale, _("{record}; {n} running", record=record, n=s.running))
         embed = discord.Embed(
-            title=f"Dots: {plain_name(who.display_name)}",
-            description=(
-                f"Rating **{round(s.rating)}** ± {round(s.rd)}"
-                f"{' (provisional)' if s.provisional else ''}, {rank}\n"
-                + text.record_line(games=s.games, wins=s.wins, losses=s.losses, draws=s.draws)
-                + f"; {s.running} running\n"
-                + month_line(month)
-            ),
+            title=translate(locale, _("Dots: {name}", name=plain_name(who.display_name))),
+            description=translate(locale, rating)
+            + "\n"
+            + running
+            + "\n"
+            + month_line(month, locale),
         )
         await reply(interaction, deferred, embed=embed)
 
-    @app_commands.command(name="history", description="A player's last games")
+    @app_commands.command(name="history", description=N_("A player's last games"))
     @app_commands.guild_only()
-    @app_commands.describe(user="Whose games (default: yours)")
+    @app_commands.describe(user=N_("Whose games (default: yours)"))
     async def history(
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
     ) -> None:
@@ -259,38 +324,53 @@ class Info(commands.Cog):
         entries, deferred = await in_time(
             interaction, self.bot.service.history(guild_id=interaction.guild_id, user_id=who.id)
         )
+        locale = await public_locale(interaction)
         lines = []
         for e in entries:
             delta = f", {round(e.rating_delta):+d}" if e.rating_delta is not None else ""
-            reason = f" ({e.reason})" if e.reason else ""
-            lines.append(
-                f"#{e.game_id} {e.outcome} {e.score}–{e.opponent_score} "
-                f"vs {mention(e.opponent_id)} as {e.colour.label}, "
-                f"{e.width}×{e.height}{reason}{delta} "
-                f"<t:{int(e.finished.timestamp())}:R>"
+            reason = ""
+            if e.reason:
+                reason = f" ({translate(locale, REASONS.get(e.reason, e.reason))})"
+            size, when = f"{e.width}×{e.height}", f"<t:{int(e.finished.timestamp())}:R>"
+            entry = _(
+                "#{game_id} {outcome} {score}–{opponent_score} vs {opponent} as {colour}, "
+                "{size}{reason}{delta} {when}",
+                game_id=e.game_id,
+                outcome=OUTCOMES.get(e.outcome, e.outcome),
+                score=e.score,
+                opponent_score=e.opponent_score,
+                opponent=mention(e.opponent_id),
+                colour=text.label(e.colour, locale),
+                size=size,
+                reason=reason,
+                delta=delta,
+                when=when,
             )
+            lines.append(translate(locale, entry))
         embed = discord.Embed(
-            title=f"Dots games of {plain_name(who.display_name)}",
-            description="\n".join(lines) or "No finished games yet.",
+            title=translate(locale, _("Dots games of {name}", name=plain_name(who.display_name))),
+            description="\n".join(lines) or translate(locale, N_("No finished games yet.")),
         )
         await reply(interaction, deferred, embed=embed)
 
-    @app_commands.command(name="export", description="A game's record (SGF) and animated replay")
+    @app_commands.command(
+        name="export", description=N_("A game's record (SGF) and animated replay")
+    )
     @app_commands.guild_only()
-    @app_commands.describe(game="Game number (see /games or /history)")
+    @app_commands.describe(game=N_("Game number (see /games or /history)"))
     async def export(self, interaction: discord.Interaction[Any], game: int) -> None:
         """Send the SGF file and the GIF replay of a game of this server (the replay only if
         both fit the upload limit Discord gives this interaction). A finished game's replay
         is rendered once and kept; one export per member every 30 seconds."""
         view = await self.bot.service.game(game)
         if view.guild_id != interaction.guild_id:
-            raise NoSuchGame(f"there is no game #{game} in this server")
+            raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game))
         now = time.monotonic()
         since = now - self._exported.get(interaction.user.id, -EXPORT_COOLDOWN_SECONDS)
         if since < EXPORT_COOLDOWN_SECONDS:
+            every, wait = round(EXPORT_COOLDOWN_SECONDS), round(EXPORT_COOLDOWN_SECONDS - since)
             raise ExportTooSoon(
-                f"one export every {EXPORT_COOLDOWN_SECONDS:.0f} seconds: try again in "
-                f"{EXPORT_COOLDOWN_SECONDS - since:.0f} s"
+                _("one export every {every} seconds: try again in {wait} s", every=every, wait=wait)
             )
         self._exported[interaction.user.id] = now
         await interaction.response.defer(thinking=True, ephemeral=True)
@@ -300,29 +380,37 @@ class Info(commands.Cog):
         record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE]).encode()
         gif = None if view.is_running else await service.stored_replay(game_id=view.game_id)
         if gif is None:
-            gif = await self.replays.render(view.game_id, view.game, names)
+            header = words(await game_locale(bot, view.guild_id))
+            gif = await self.replays.render(view.game_id, view.game, names, header)
             if not view.is_running:
                 await service.store_replay(game_id=view.game_id, gif=gif)
         files = [discord.File(io.BytesIO(record), filename=f"dots-{view.game_id}.sgf")]
         limit = interaction.filesize_limit
         if len(record) + len(gif) <= limit:
             files.append(discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif"))
-            content = f"Game #{view.game_id}: the record (SGF) and the replay."
+            content = _("Game #{game_id}: the record (SGF) and the replay.", game_id=view.game_id)
         else:
-            content = (
-                f"Game #{view.game_id}: the record (SGF). The replay ({megabytes(len(gif))}) "
-                f"is over this server's upload limit ({megabytes(limit)})."
+            content = _(
+                "Game #{game_id}: the record (SGF). The replay ({size}) is over this server's "
+                "upload limit ({limit}).",
+                game_id=view.game_id,
+                size=megabytes(len(gif)),
+                limit=megabytes(limit),
             )
-        await follow_up(interaction, content, files=files, ephemeral=True)
+        locale = user_locale(interaction)
+        await follow_up(interaction, translate(locale, content), files=files, ephemeral=True)
+
+
+OUTCOMES = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw"), "aborted": N_("aborted")}
 
 
 # -- leaderboard periods (issue 13 item 6): every word of the monthly table here ------------
 
-MONTH_RULE = (
+MONTH_RULE = N_(
     "This month (UTC), rated games: 1 point a win, ½ a draw; equal points: more rating "
     "gained this month first."
 )
-MONTH_EMPTY = "No rated game finished this month yet: `/challenge` someone!"
+MONTH_EMPTY = N_("No rated game finished this month yet: `/challenge` someone!")
 
 
 def points_text(points: float) -> str:
@@ -333,37 +421,70 @@ def points_text(points: float) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def point_word(points: float) -> str:
-    """``"point"`` up to one point (``"½ point"``, ``"1 point"``), else ``"points"``."""
-    return "point" if points <= 1 else "points"
+def points_phrase(points: float, locale: str = SOURCE, *, bold: bool = False) -> str:
+    """Points with their word: ``"1 point"``, ``"3 points"``, ``"½ point"``, ``"2½ points"``
+    (a fraction takes its own form in Polish, Russian and Ukrainian); ``bold``: the number."""
+    shown = points_text(points)
+    shown = f"**{shown}**" if bold else shown
+    if round(points * 2) % 2 == 0:
+        return translate(
+            locale, ngettext("{points} point", "{points} points", round(points), points=shown)
+        )
+    if points <= 1:
+        return translate(locale, pgettext("a fraction", "{points} point", points=shown))
+    return translate(locale, pgettext("a fraction", "{points} points", points=shown))
 
 
-def month_embed(table: MonthTable) -> discord.Embed:
+def month_embed(table: MonthTable, locale: str = SOURCE) -> discord.Embed:
     """The monthly table: rank, player, points, record and rating gained; the rule below."""
     lines = [
-        f"{row.rank}. {mention(row.user_id)} **{points_text(row.points)}** "
-        f"{point_word(row.points)}: "
-        + text.record_line(games=row.games, wins=row.wins, losses=row.losses, draws=row.draws)
-        + f", {round(row.gained):+d} rating"
+        translate(
+            locale,
+            _(
+                "{rank}. {player} {points}: {record}, {gained} rating",
+                rank=row.rank,
+                player=mention(row.user_id),
+                points=points_phrase(row.points, locale, bold=True),
+                record=text.record_line(
+                    games=row.games,
+                    wins=row.wins,
+                    losses=row.losses,
+                    draws=row.draws,
+                    locale=locale,
+                ),
+                gained=f"{round(row.gained):+d}",
+            ),
+        )
         for row in table.rows
     ]
+    month = format_date(table.start, "LLLL yyyy", locale=babel_locale(locale))
     embed = discord.Embed(
-        title=f"Dots leaderboard: {table.start:%B %Y}",
-        description="\n".join(lines) or MONTH_EMPTY,
+        title=translate(locale, _("Dots leaderboard: {month}", month=month)),
+        description="\n".join(lines) or translate(locale, MONTH_EMPTY),
     )
-    embed.set_footer(text=MONTH_RULE)
+    embed.set_footer(text=translate(locale, MONTH_RULE))
     return embed
 
 
-def month_line(month: MonthStanding | None) -> str:
+def month_line(month: MonthStanding | None, locale: str = SOURCE) -> str:
     """A player's place this month for /stats."""
     if month is None:
-        return "This month: no rated game finished yet."
-    return (
-        f"This month: #{month.rank}, {points_text(month.points)} "
-        f"{point_word(month.points)} "
-        f"({text.plural(month.games, '{n} game', '{n} games')})"
+        return translate(locale, N_("This month: no rated game finished yet."))
+    games = translate(locale, ngettext("{n} game", "{n} games", month.games))
+    return translate(
+        locale,
+        _(
+            "This month: #{rank}, {points} ({games})",
+            rank=month.rank,
+            points=points_phrase(month.points, locale),
+            games=games,
+        ),
     )
+
+
+def babel_locale(locale: str) -> str:
+    """Babel's name of a bot locale (English is en_US)."""
+    return "en_US" if locale == SOURCE else locale
 
 
 async def stats_and_month(

@@ -25,8 +25,10 @@ from bot.cogs.common import (
     jump_url,
     mentions,
     post_answer,
+    public_locale,
     resolve_game,
     suggest_points,
+    user_locale,
 )
 from bot.cogs.options import (
     OPTION_CHOICES,
@@ -38,6 +40,7 @@ from bot.cogs.posts import CHOICE_NAME, CHOICES, answer, fit_name
 from bot.cogs.starts import start_against_computer
 from bot.games import Challenge, Refusal
 from bot.games.computer import DEFAULT_LEVEL
+from bot.i18n import COLOURS, N_, SOURCE, _, translate
 from engine import Colour
 
 log = logging.getLogger(__name__)
@@ -57,8 +60,13 @@ async def game_choices(
     for view in games:
         colour = view.player_of(interaction.user.id)
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
-        turn = "your turn" if view.to_move_id == interaction.user.id else "their turn"
-        label = f"#{view.game_id} vs {await display_name(bot_of(interaction), opponent)} ({turn})"
+        locale = user_locale(interaction)
+        mine = view.to_move_id == interaction.user.id
+        turn = translate(locale, N_("your turn") if mine else N_("their turn"))
+        name = await display_name(bot_of(interaction), opponent)
+        label = translate(
+            locale, _("#{game_id} vs {name} ({turn})", game_id=view.game_id, name=name, turn=turn)
+        )
         if current.strip().lstrip("#") in str(view.game_id) or current.lower() in label.lower():
             choices.append(
                 app_commands.Choice(name=fit_name(label, CHOICE_NAME), value=view.game_id)
@@ -85,11 +93,11 @@ class Play(commands.Cog):
             return
         await run_action(interaction, action, view, arg)
 
-    @app_commands.command(name="challenge", description="Challenge someone to a game of Dots")
+    @app_commands.command(name="challenge", description=N_("Challenge someone to a game of Dots"))
     @app_commands.guild_only()
     @app_commands.describe(
-        opponent="Who you want to play (leave it out: anyone here may accept)",
-        rated="Whether the game counts for the leaderboard (default yes)",
+        opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
+        rated=N_("Whether the game counts for the leaderboard (default yes)"),
         takebacks=TAKEBACKS_DESCRIPTION,
         **OPTION_DESCRIPTIONS,
     )
@@ -119,6 +127,7 @@ class Play(commands.Cog):
             return
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        locale = await public_locale(interaction)
 
         async def open_challenge() -> tuple[Challenge, str]:
             challenge = await self.bot.service.challenge(
@@ -129,14 +138,16 @@ class Play(commands.Cog):
                 options=options,
                 opponent_is_bot=opponent is not None and opponent.bot,
             )
-            return challenge, await self._clock(challenge)
+            return challenge, await self._clock(challenge, locale)
 
         (challenge, clock), deferred = await in_time(interaction, open_challenge())
         message = await post_answer(
             interaction,
             deferred,
-            challenge_text(challenge, clock),
-            view=challenge_view(challenge.challenge_id, open_to_anyone=opponent is None),
+            challenge_text(challenge, clock, locale),
+            view=challenge_view(
+                challenge.challenge_id, open_to_anyone=opponent is None, locale=locale
+            ),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[] if opponent is None else [opponent]
             ),
@@ -146,19 +157,19 @@ class Play(commands.Cog):
                 challenge_id=challenge.challenge_id, message_id=message.id
             )
 
-    async def _clock(self, challenge: Challenge) -> str:
+    async def _clock(self, challenge: Challenge, locale: str = SOURCE) -> str:
         clock = challenge.options.clock
         if clock is None:
             settings = await self.bot.service.guild_settings(guild_id=challenge.guild_id)
             clock = settings.default_clock
-        return text.format_duration(clock)
+        return text.format_duration(clock, locale=locale)
 
     @app_commands.autocomplete(game=game_choices)
-    @app_commands.command(name="move", description="Place a dot, e.g. /move B7")
+    @app_commands.command(name="move", description=N_("Place a dot, e.g. /move B7"))
     @app_commands.guild_only()
     @app_commands.describe(
-        point="Column letter and row number, e.g. B7 (row 1 is at the bottom)",
-        game="Game number, if you play several (default: this thread's game)",
+        point=N_("Column letter and row number, e.g. B7 (row 1 is at the bottom)"),
+        game=N_("Game number, if you play several (default: this thread's game)"),
     )
     async def move(
         self, interaction: discord.Interaction[Any], point: str, game: int | None = None
@@ -186,7 +197,7 @@ class Play(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="end", description="End: you make no more moves (asks first)")
     @app_commands.guild_only()
-    @app_commands.describe(game="Game number, if you play several")
+    @app_commands.describe(game=N_("Game number, if you play several"))
     async def end(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Ask to confirm ending (a stop under grounding rules)."""
         await self._in_game(interaction, "end", "", game)
@@ -194,7 +205,7 @@ class Play(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="resign", description="Resign a game (asks first)")
     @app_commands.guild_only()
-    @app_commands.describe(game="Game number, if you play several")
+    @app_commands.describe(game=N_("Game number, if you play several"))
     async def resign(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Ask to confirm resigning."""
         await self._in_game(interaction, "resign", "", game)
@@ -202,12 +213,12 @@ class Play(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="board", description="Show a game's current picture")
     @app_commands.guild_only()
-    @app_commands.describe(game="Game number (default: this thread's game or your only game)")
+    @app_commands.describe(game=N_("Game number (default: this thread's game or your only game)"))
     async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Show the picture of a game."""
         await self._in_game(interaction, "board", "", game)
 
-    @app_commands.command(name="games", description="Your running games and open challenges")
+    @app_commands.command(name="games", description=N_("Your running games and open challenges"))
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction[Any]) -> None:
         """List the user's running games (with links) and open challenges."""
@@ -215,37 +226,56 @@ class Play(commands.Cog):
         user_id = interaction.user.id
         views = await service.running_games(user_id=user_id, guild_id=interaction.guild_id)
         challenges = await service.open_challenges(user_id=user_id, guild_id=interaction.guild_id)
+        locale = user_locale(interaction)
         lines = []
         for view in views:
             colour = view.player_of(user_id)
             assert colour is not None
-            turn = "your turn" if view.to_move is colour else "their turn"
-            other = mentions(view)[colour.opponent]
-            lines.append(
-                f"#{view.game_id} vs {other}, you are {colour.label}, {turn}, "
-                f"{text.scores_line(view.game)}: {jump_url(view)}"
+            turn = translate(
+                locale, N_("your turn") if view.to_move is colour else N_("their turn")
             )
+            other = mentions(view)[colour.opponent]
+            line = _(
+                "#{game_id} vs {other}, you are {colour}, {turn}, {scores}: {url}",
+                game_id=view.game_id,
+                other=other,
+                colour=text.label(colour, locale),
+                turn=turn,
+                scores=text.scores_line(view.game, locale=locale),
+                url=jump_url(view),
+            )
+            lines.append(translate(locale, line))
         for challenge in challenges:
             other_id = (
                 challenge.opponent_id
                 if challenge.challenger_id == user_id
                 else challenge.challenger_id
             )
-            other = "anyone (an open challenge)" if other_id is None else f"<@{other_id}>"
-            lines.append(f"Open challenge #{challenge.challenge_id} with {other}")
+            if other_id is None:
+                other = translate(locale, N_("anyone (an open challenge)"))
+            else:
+                other = f"<@{other_id}>"
+            opened = _(
+                "Open challenge #{challenge_id} with {other}",
+                challenge_id=challenge.challenge_id,
+                other=other,
+            )
+            lines.append(translate(locale, opened))
         if not lines:
-            lines.append("No running games. Start one with `/challenge`.")
+            lines.append(translate(locale, N_("No running games. Start one with `/challenge`.")))
         await answer(
             interaction,
-            text.join_lines(lines),
+            text.join_lines(lines, locale=locale),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
 
-def challenge_text(challenge: Challenge, clock: str) -> str:
-    """The public text of a challenge."""
+def challenge_text(challenge: Challenge, clock: str, locale: str = SOURCE) -> str:
+    """The public text of a challenge, in ``locale``."""
     options = challenge.options
+    default = translate(locale, N_("server's default clock"))
+    a_move = translate(locale, _("{clock} a move", clock=clock))
     settings = text.describe_options(
         width=options.width,
         height=options.height,
@@ -255,15 +285,24 @@ def challenge_text(challenge: Challenge, clock: str) -> str:
         rated=options.rated,
         game_clock=options.game_clock,
         takebacks=options.allows_takebacks,
-    ).replace("server's default clock", f"{clock} a move")
+        locale=locale,
+    ).replace(default, a_move)
+    colour = translate(locale, COLOURS.get(options.colour, Colour(options.colour).description))
     if challenge.opponent_id is None:
-        return (
-            f"<@{challenge.challenger_id}> challenges anyone here to Dots ({settings}; the "
-            f"challenger plays {Colour(options.colour).description}). The first to accept "
-            "plays. The challenge expires in 10 minutes."
+        message = _(
+            "<@{challenger}> challenges anyone here to Dots ({settings}; the challenger plays "
+            "{colour}). The first to accept plays. The challenge expires in 10 minutes.",
+            challenger=challenge.challenger_id,
+            settings=settings,
+            colour=colour,
         )
-    return (
-        f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to Dots "
-        f"({settings}; the challenger plays {Colour(options.colour).description}). "
-        f"The challenge expires in 10 minutes."
-    )
+    else:
+        message = _(
+            "<@{opponent}>, <@{challenger}> challenges you to Dots ({settings}; the challenger "
+            "plays {colour}). The challenge expires in 10 minutes.",
+            opponent=challenge.opponent_id,
+            challenger=challenge.challenger_id,
+            settings=settings,
+            colour=colour,
+        )
+    return translate(locale, message)

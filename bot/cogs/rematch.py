@@ -21,6 +21,7 @@ from bot.cogs.common import (
     REMATCH_CUSTOM_ID,
     GameBot,
     bot_of,
+    game_locale,
     in_time,
     post_answer,
     reply,
@@ -28,6 +29,7 @@ from bot.cogs.common import (
 from bot.cogs.posts import send
 from bot.cogs.starts import post_game_start
 from bot.games import Challenge, GameView, computer_name, is_computer
+from bot.i18n import COLOURS, N_, SOURCE, _, translate
 from engine import Colour
 
 log = logging.getLogger(__name__)
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 # -- what players read ---
 
 
-def settings_text(options_of: Challenge | GameView) -> str:
+def settings_text(options_of: Challenge | GameView, locale: str = SOURCE) -> str:
     """The settings of a rematch in one line (the game's own clock, never a default)."""
     if isinstance(options_of, Challenge):
         o = options_of.options
@@ -47,6 +49,7 @@ def settings_text(options_of: Challenge | GameView) -> str:
             start=o.start,
             clock=o.clock,
             rated=o.rated,
+            locale=locale,
         )
     game = options_of.game
     return text.describe_options(
@@ -56,32 +59,50 @@ def settings_text(options_of: Challenge | GameView) -> str:
         start=game.start,
         clock=options_of.clock,
         rated=options_of.rated,
+        locale=locale,
     )
 
 
-def offer_text(challenge: Challenge) -> str:
+def offer_text(challenge: Challenge, locale: str = SOURCE) -> str:
     """The public rematch offer, to the other player."""
-    colour = Colour(challenge.options.colour).description
-    return (
-        f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> asks you for a rematch of "
-        f"game #{challenge.rematch_of} ({settings_text(challenge)}; colours swapped: "
-        f"<@{challenge.challenger_id}> plays {colour}). The offer expires in 10 minutes."
+    colour = challenge.options.colour
+    offer = _(
+        "<@{opponent}>, <@{challenger}> asks you for a rematch of game #{game_id} ({settings}; "
+        "colours swapped: <@{challenger}> plays {colour}). The offer expires in 10 minutes.",
+        opponent=challenge.opponent_id,
+        challenger=challenge.challenger_id,
+        game_id=challenge.rematch_of,
+        settings=settings_text(challenge, locale),
+        colour=translate(locale, COLOURS.get(colour, Colour(colour).description)),
     )
+    return translate(locale, offer)
 
 
-def asked_text(challenge: Challenge, link: str) -> str:
+def asked_text(challenge: Challenge, link: str, locale: str = SOURCE) -> str:
     """The answer to the click in the finished game's thread: where the offer is."""
-    return f"<@{challenge.challenger_id}> asks <@{challenge.opponent_id}> for a rematch: {link}"
+    asked = _(
+        "<@{challenger}> asks <@{opponent}> for a rematch: {link}",
+        challenger=challenge.challenger_id,
+        opponent=challenge.opponent_id,
+        link=link,
+    )
+    return translate(locale, asked)
 
 
-def computer_rematch_text(view: GameView, user_id: int) -> str:
+def computer_rematch_text(view: GameView, user_id: int, locale: str = SOURCE) -> str:
     """The answer to the click against the computer: the new game."""
     computer = view.blue_id if view.pink_id == user_id else view.pink_id
-    colour = "Pink (moves first)" if view.pink_id == user_id else "Blue"
-    return (
-        f"<@{user_id}> plays {computer_name(computer)} again: game #{view.game_id} "
-        f"({settings_text(view)}; colours swapped: you play {colour})."
+    colour = N_("Pink (moves first)") if view.pink_id == user_id else N_("Blue")
+    again = _(
+        "<@{user}> plays {name} again: game #{game_id} ({settings}; colours swapped: you play "
+        "{colour}).",
+        user=user_id,
+        name=computer_name(computer),
+        game_id=view.game_id,
+        settings=settings_text(view, locale),
+        colour=translate(locale, colour),
     )
+    return translate(locale, again)
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
@@ -101,7 +122,7 @@ class RematchButton(
     def component(self, **options: Any) -> discord.ui.Button[Any]:
         """The button, as ``bot.cogs.common.result_buttons`` builds it."""
         return discord.ui.Button(
-            label="Rematch",
+            label=translate(options.get("locale", SOURCE), N_("Rematch")),
             style=discord.ButtonStyle.primary,
             custom_id=REMATCH_CUSTOM_ID.format(game_id=self.key),
         )
@@ -133,10 +154,11 @@ async def post_offer(
     """Post the offer in the game's channel (pinging the other player) and say where."""
     channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
     assert offer.opponent_id is not None
+    locale = await game_locale(bot, offer.guild_id)
     message = await send(
         channel,
-        offer_text(offer),
-        view=challenge_view(offer.challenge_id),
+        offer_text(offer, locale),
+        view=challenge_view(offer.challenge_id, locale=locale),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(offer.opponent_id)]
         ),
@@ -146,7 +168,7 @@ async def post_offer(
     await reply(
         interaction,
         deferred,
-        asked_text(offer, link),
+        asked_text(offer, link, locale),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
@@ -157,10 +179,11 @@ async def start_computer_rematch(
     """Say that the new game against the computer starts, then open its thread."""
     bot = bot_of(interaction)
     assert is_computer(view.pink_id) or is_computer(view.blue_id)
+    locale = await game_locale(bot, view.guild_id)
     message = await post_answer(
         interaction,
         deferred,
-        computer_rematch_text(view, interaction.user.id),
+        computer_rematch_text(view, interaction.user.id, locale),
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await post_game_start(bot, interaction, view, message)

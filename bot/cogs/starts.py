@@ -23,16 +23,19 @@ from bot import text
 from bot.cogs.common import (
     GameBot,
     bot_of,
+    game_locale,
     in_time,
     picture_file,
     picture_names,
     post_answer,
+    public_locale,
     send_to_game,
     status_text,
     thread_name,
 )
 from bot.cogs.posts import create_thread, send
 from bot.games import GameOptions, GameView, computer_name, is_computer
+from bot.i18n import N_, _, translate
 from engine import Player
 
 log = logging.getLogger(__name__)
@@ -49,7 +52,8 @@ async def open_game_thread(
     a new message in the game's channel). None when Discord refuses, and the game is then
     played in the channel it was started in."""
     names = await picture_names(bot, view)
-    name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE])
+    locale = await game_locale(bot, view.guild_id)
+    name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE], locale)
     settings = await bot.service.guild_settings(guild_id=view.guild_id)
     channel = interaction.channel if interaction else bot.get_channel(view.channel_id)
     try:
@@ -64,7 +68,8 @@ async def open_game_thread(
             parent = bot.get_partial_messageable(home, guild_id=view.guild_id)
             # The thread opens on this message, so it needs no link (the game's own channel
             # may be another game's thread, which is not this game's home).
-            message = await send(parent, f"Game #{view.game_id}: its thread is below.")
+            below = _("Game #{game_id}: its thread is below.", game_id=view.game_id)
+            message = await send(parent, translate(locale, below))
         elif message is None:
             assert interaction is not None
             message = await interaction.original_response()
@@ -90,11 +95,14 @@ async def post_game_start(
             # Not read back from the service: the computer, moving first, may have played
             # already, and the first picture shows the start.
             view = replace(view, thread_id=thread_id)
-    headline = "The game starts. Play with `/move` (e.g. `/move E5`)."
+    locale = await game_locale(bot, view.guild_id)
+    starts = N_("The game starts. Play with `/move` (e.g. `/move E5`).")
     if is_computer(view.pink_id):
-        headline = f"The game starts. {computer_name(view.pink_id)} moves first."
-    picture = await picture_file(bot, view)
-    posted = await send_to_game(bot, view, status_text(view, headline=headline), files=[picture])
+        starts = _("The game starts. {name} moves first.", name=computer_name(view.pink_id))
+    headline = translate(locale, starts)
+    picture = await picture_file(bot, view, locale=locale)
+    status = status_text(view, headline=headline, locale=locale)
+    posted = await send_to_game(bot, view, status, files=[picture])
     if posted is not None:
         await bot.service.set_game_thread(game_id=view.game_id, message_id=posted.id)
 
@@ -125,6 +133,7 @@ async def start_against_computer(
     view, deferred = await in_time(interaction, start())
     with pending:
         computer = view.blue_id if view.pink_id == interaction.user.id else view.pink_id
+        locale = await public_locale(interaction)
         settings = text.describe_options(
             width=view.game.width,
             height=view.game.height,
@@ -132,14 +141,24 @@ async def start_against_computer(
             start=view.game.start,
             clock=view.clock,
             rated=False,
+            locale=locale,
         )
-        colour = "Pink (moves first)" if view.pink_id == interaction.user.id else "Blue"
+        pink = view.pink_id == interaction.user.id
+        colour = translate(locale, N_("Pink (moves first)") if pink else N_("Blue"))
+        plays = _(
+            "{user} plays {name}: game #{game_id} ({settings}; you play {colour}). Games "
+            "against the computer are unrated; `/undo` takes back your last move and the "
+            "computer's reply.",
+            user=interaction.user.mention,
+            name=computer_name(computer),
+            game_id=view.game_id,
+            settings=settings,
+            colour=colour,
+        )
         message = await post_answer(
             interaction,
             deferred,
-            f"{interaction.user.mention} plays {computer_name(computer)}: game #{view.game_id} "
-            f"({settings}; you play {colour}). Games against the computer are unrated; "
-            "`/undo` takes back your last move and the computer's reply.",
+            translate(locale, plays),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await post_game_start(bot, interaction, view, message)

@@ -10,10 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import GameBot, deferred_if_slow, reply
+from bot.cogs.common import GameBot, deferred_if_slow, public_locale, reply
 from bot.cogs.posts import plain_name
 from bot.games import Refusal
 from bot.games.stickers import Sticker, book_entries
+from bot.i18n import N_, SOURCE, _, translate
 from renderer.stickers import render_sticker_book
 
 
@@ -22,22 +23,35 @@ class NoStickersForBots(Refusal):
 
 
 # Every word of /stickers, in one place.
-NOT_FOR_BOTS = "bots collect no stickers: ask for a member's book"
+NOT_FOR_BOTS = N_("bots collect no stickers: ask for a member's book")
 
 
-def book_title(name: str) -> str:
+def book_title(name: str, locale: str = SOURCE) -> str:
     """The line at the top of the picture."""
-    return f"Sticker book of {plain_name(name)}"
+    return translate(locale, _("Sticker book of {name}", name=plain_name(name)))
 
 
-def book_text(name: str, counts: dict[Sticker, int]) -> str:
+def book_text(name: str, counts: dict[Sticker, int], locale: str = SOURCE) -> str:
     """The message under the picture: how many kinds are collected, and what earns one still
     missing."""
     have = sum(1 for sticker in Sticker if counts.get(sticker, 0) > 0)
-    line = f"**{plain_name(name)}** has {have} of {len(Sticker)} stickers (from every server)."
+    line = translate(
+        locale,
+        _(
+            "**{name}** has {have} of {total} stickers (from every server).",
+            name=plain_name(name),
+            have=have,
+            total=len(Sticker),
+        ),
+    )
     missing = [sticker for sticker in Sticker if counts.get(sticker, 0) == 0]
     if missing:
-        line += f"\nNext to collect, **{missing[0].label}**: {missing[0].description}"
+        nxt = _(
+            "Next to collect, **{name}**: {description}",
+            name=translate(locale, missing[0].label),
+            description=translate(locale, missing[0].description),
+        )
+        line += "\n" + translate(locale, nxt)
     return line
 
 
@@ -63,8 +77,14 @@ class Stickers(commands.Cog):
         if not deferred:
             return  # the interaction expired: nothing was asked of anyone else
         # About 30 ms of CPU (bench/render.py): off the event loop.
+        locale = await public_locale(interaction)
+        entries = [
+            (sticker_id, translate(locale, name), count)
+            for sticker_id, name, count in book_entries(counts)
+        ]
         png = await asyncio.to_thread(
-            render_sticker_book, book_entries(counts), book_title(who.display_name)
+            render_sticker_book, entries, book_title(who.display_name, locale)
         )
         file = discord.File(io.BytesIO(png), filename=f"stickers-{who.id}.png")
-        await reply(interaction, deferred, book_text(who.display_name, counts), files=[file])
+        text = book_text(who.display_name, counts, locale)
+        await reply(interaction, deferred, text, files=[file])

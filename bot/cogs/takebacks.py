@@ -22,6 +22,7 @@ from bot.cogs.common import (
     SeveralGames,
     bot_of,
     game_channel_id,
+    game_locale,
     in_game_channel,
     in_time,
     jump_url,
@@ -31,48 +32,73 @@ from bot.cogs.common import (
     send_to_game,
     status_text,
     update_clicked,
+    user_locale,
 )
 from bot.cogs.play import game_choices
 from bot.cogs.posts import answer, follow_up, send
 from bot.games import GameView, Refusal
 from bot.games.takebacks import TakebackRequest
+from bot.i18n import N_, SOURCE, _, translate
 
 log = logging.getLogger(__name__)
 
 # -- words (one place for the translations to come) ------------------------------------------
 
 
-def request_text(request: TakebackRequest) -> str:
+def request_text(request: TakebackRequest, locale: str = SOURCE) -> str:
     """The public question of a takeback request."""
-    return (
-        f"{mention(request.opponent_id)}, {mention(request.asker_id)} asks to take back "
-        f"{request.point} in game #{request.game_id}. Accept or decline: the request ends "
-        "with your move or in 5 minutes."
+    question = _(
+        "{opponent}, {asker} asks to take back {point} in game #{game_id}. Accept or decline: "
+        "the request ends with your move or in 5 minutes.",
+        opponent=mention(request.opponent_id),
+        asker=mention(request.asker_id),
+        point=request.point,
+        game_id=request.game_id,
     )
+    return translate(locale, question)
 
 
-def asked_text(view: GameView) -> str:
+def asked_text(view: GameView, locale: str = SOURCE) -> str:
     """The asker's private answer when the question is posted in the game's thread."""
-    return f"I asked your opponent in the thread of game #{view.game_id}: {jump_url(view)}"
+    asked = _(
+        "I asked your opponent in the thread of game #{game_id}: {url}",
+        game_id=view.game_id,
+        url=jump_url(view),
+    )
+    return translate(locale, asked)
 
 
-def answered_text(request: TakebackRequest, *, accepted: bool) -> str:
+def answered_text(request: TakebackRequest, *, accepted: bool, locale: str = SOURCE) -> str:
     """What the request's message says once answered."""
     asker, opponent = mention(request.asker_id), mention(request.opponent_id)
     if accepted:
-        return f"{opponent} accepted: {asker} takes back {request.point}."
-    return f"{opponent} declined to take back {request.point}: play on."
+        said = _(
+            "{opponent} accepted: {asker} takes back {point}.",
+            opponent=opponent,
+            asker=asker,
+            point=request.point,
+        )
+    else:
+        said = _(
+            "{opponent} declined to take back {point}: play on.",
+            opponent=opponent,
+            point=request.point,
+        )
+    return translate(locale, said)
 
 
-def taken_back_headline(request: TakebackRequest) -> str:
+def taken_back_headline(request: TakebackRequest, locale: str = SOURCE) -> str:
     """The headline of the picture after an accepted takeback."""
-    return (
-        f"{mention(request.asker_id)} took back {request.point} (accepted by "
-        f"{mention(request.opponent_id)}); their clock starts again."
+    took = _(
+        "{asker} took back {point} (accepted by {opponent}); their clock starts again.",
+        asker=mention(request.asker_id),
+        point=request.point,
+        opponent=mention(request.opponent_id),
     )
+    return translate(locale, took)
 
 
-SEVERAL = "you have several running games: say which one with the `game` option"
+SEVERAL = N_("you have several running games: say which one with the `game` option")
 NOT_YOUR_REQUEST = "This request is not yours to answer: "
 
 
@@ -90,7 +116,7 @@ class TakebackButton(
     actions when asked (a click once the game moved on is refused) and when it was asked
     (unix seconds: an older request's buttons never answer a newer one)."""
 
-    LABELS: ClassVar[dict[str, str]] = {"accept": "Accept takeback", "decline": "Decline"}
+    LABELS: ClassVar[dict[str, str]] = {"accept": N_("Accept takeback"), "decline": N_("Decline")}
 
     def __init__(
         self,
@@ -127,10 +153,12 @@ class TakebackButton(
         made.forged = key is None
         return made
 
-    def component(self, *, disabled: bool = False, **options: Any) -> discord.ui.Button[Any]:
-        """The button; ``disabled`` once the request is answered."""
+    def component(
+        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
+    ) -> discord.ui.Button[Any]:
+        """The button, in ``locale``; ``disabled`` once the request is answered."""
         return discord.ui.Button(
-            label=self.LABELS[self.action],
+            label=translate(locale, self.LABELS[self.action]),
             style=(
                 discord.ButtonStyle.success
                 if self.action == "accept"
@@ -158,25 +186,31 @@ class TakebackButton(
                 ),
                 update=True,
             )
+            locale = await game_locale(bot, done.view.guild_id)
             await update_clicked(
                 interaction,
                 deferred,
-                answered_text(done.request, accepted=accept),
-                view=takeback_view(self.key, self.moves, self.asked, disabled=True),
+                answered_text(done.request, accepted=accept, locale=locale),
+                view=takeback_view(self.key, self.moves, self.asked, disabled=True, locale=locale),
             )
             if done.taken is not None:
-                picture = await picture_file(bot, done.view)
-                content = status_text(done.view, headline=taken_back_headline(done.request))
+                picture = await picture_file(bot, done.view, locale=locale)
+                headline = taken_back_headline(done.request, locale)
+                content = status_text(done.view, headline=headline, locale=locale)
                 await send_to_game(bot, done.view, content, files=[picture])
 
 
 def takeback_view(
-    game_id: int, moves: int, asked: int | None, *, disabled: bool = False
+    game_id: int, moves: int, asked: int | None, *, disabled: bool = False, locale: str = SOURCE
 ) -> discord.ui.View:
-    """The buttons under a takeback request."""
+    """The buttons under a takeback request, in ``locale``."""
     view = discord.ui.View(timeout=None)
     for action in ("accept", "decline"):
-        view.add_item(TakebackButton(action, game_id, moves=moves, asked=asked, disabled=disabled))
+        view.add_item(
+            TakebackButton(
+                action, game_id, moves=moves, asked=asked, disabled=disabled, locale=locale
+            )
+        )
     return view
 
 
@@ -219,32 +253,31 @@ class Takebacks(commands.Cog):
             self.bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
             ephemeral=not here,
         )
-        buttons = takeback_view(view.game_id, request.moves, request.asked_key)
+        locale = await game_locale(self.bot, view.guild_id)
+        mine_locale = user_locale(interaction)
+        buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
+        question = request_text(request, locale)
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
         message: discord.Message | None = None
         if here and deferred is None:
-            await answer(
-                interaction, request_text(request), view=buttons, allowed_mentions=mentions
-            )
+            await answer(interaction, question, view=buttons, allowed_mentions=mentions)
             message = await interaction.original_response()
         elif here and deferred:
             message = await follow_up(
-                interaction, request_text(request), view=buttons, allowed_mentions=mentions
+                interaction, question, view=buttons, allowed_mentions=mentions
             )
         else:
             channel = self.bot.get_partial_messageable(
                 game_channel_id(view), guild_id=view.guild_id
             )
             try:
-                message = await send(
-                    channel, request_text(request), view=buttons, allowed_mentions=mentions
-                )
+                message = await send(channel, question, view=buttons, allowed_mentions=mentions)
             except discord.HTTPException:
                 log.warning("could not post the takeback request of game %s", view.game_id)
             if deferred is None:
-                await answer(interaction, asked_text(view), ephemeral=True)
+                await answer(interaction, asked_text(view, mine_locale), ephemeral=True)
             elif deferred:
-                await follow_up(interaction, asked_text(view), ephemeral=True)
+                await follow_up(interaction, asked_text(view, mine_locale), ephemeral=True)
         if message is not None:
             await self.bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
 

@@ -33,6 +33,7 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
+from bot.i18n import N_, _
 from bot.storage.rows import ANYONE, ChallengeRow, GameRow
 from bot.storage.store import OverLimitError
 from engine.starts import start_dots
@@ -100,10 +101,10 @@ class ChallengeCases(ServiceCore):
         """
         options = options or GameOptions()
         if opponent_id == challenger_id:
-            raise CannotChallengeSelf("you cannot challenge yourself")
+            raise CannotChallengeSelf(N_("you cannot challenge yourself"))
         if opponent_is_bot:
             raise CannotChallengeBot(
-                "you cannot challenge a bot; to play the computer, use /play-computer"
+                N_("you cannot challenge a bot; to play the computer, use /play-computer")
             )
         await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
@@ -144,7 +145,7 @@ class ChallengeCases(ServiceCore):
                 "someone to take it, or withdraw it"
             )
         if stored is None:
-            raise ChallengeExists("there is already an open challenge between you two")
+            raise ChallengeExists(N_("there is already an open challenge between you two"))
         self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
         return convert.challenge_value(stored)
 
@@ -159,7 +160,9 @@ class ChallengeCases(ServiceCore):
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.challenge(challenge_id)
         if row is None:
-            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+            raise NoSuchChallenge(
+                _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
+            )
         return row
 
     async def accept(self, *, challenge_id: int, user_id: int) -> GameView:
@@ -174,10 +177,13 @@ class ChallengeCases(ServiceCore):
         ch = await self._challenge_row(challenge_id)
         if ch.opponent_id == ANYONE and user_id == ch.challenger_id:
             raise CannotChallengeSelf(
-                "you cannot accept your own challenge: wait for someone to take it, or withdraw it"
+                N_(
+                    "you cannot accept your own challenge: wait for someone to take it, or "
+                    "withdraw it"
+                )
             )
         if ch.opponent_id not in {ANYONE, user_id}:
-            raise NotYourChallenge("only the challenged player can accept this challenge")
+            raise NotYourChallenge(N_("only the challenged player can accept this challenge"))
         now = self.now()
         if ch.status != "open" or ch.expires <= to_ts(now):
             raise ChallengeClosed(_closed_message(ch, now))
@@ -229,7 +235,7 @@ class ChallengeCases(ServiceCore):
         """
         options = options or GameOptions()
         if pink_id == blue_id:
-            raise CannotChallengeSelf("you cannot play against yourself")
+            raise CannotChallengeSelf(N_("you cannot play against yourself"))
         await asyncio.to_thread(convert.check_options, options)
         seconds = _move_clock(options, options.clock or DEFAULT_CLOCK)
         now = to_ts(self.now())
@@ -332,7 +338,7 @@ class ChallengeCases(ServiceCore):
         """
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.opponent_id:
-            raise NotYourChallenge("only the challenged player can decline this challenge")
+            raise NotYourChallenge(N_("only the challenged player can decline this challenge"))
         return await self._close_challenge(ch, "declined")
 
     async def cancel(self, *, challenge_id: int, user_id: int) -> Challenge:
@@ -343,14 +349,14 @@ class ChallengeCases(ServiceCore):
         """
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.challenger_id:
-            raise NotYourChallenge("only the challenger can cancel this challenge")
+            raise NotYourChallenge(N_("only the challenger can cancel this challenge"))
         return await self._close_challenge(ch, "cancelled")
 
     async def _close_challenge(self, ch: ChallengeRow, status: str) -> Challenge:
         now = self.now()
         if ch.status == "open" and ch.expires <= to_ts(now):
             await self.expire(challenge_id=ch.challenge_id)
-            raise ChallengeClosed("this challenge has expired")
+            raise ChallengeClosed(N_("this challenge has expired"))
         closed = await self.store.close_challenge(ch.challenge_id, status=status, now=to_ts(now))
         if closed is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(ch.challenge_id), now))
@@ -395,7 +401,7 @@ class ChallengeCases(ServiceCore):
         """The open challenges whose message id was never recorded (the bot was stopped just
         after posting them), oldest first."""
         found = []
-        for challenge_id, _, guild_id in await self.store.challenge_expiries():
+        for challenge_id, _expires, guild_id in await self.store.challenge_expiries():
             if not self.owns(guild_id):
                 continue
             row = await self.store.challenge(challenge_id)
@@ -410,7 +416,9 @@ class ChallengeCases(ServiceCore):
             NoSuchChallenge.
         """
         if not await self.store.mark_answer_shown(challenge_id, message_id=message_id):
-            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+            raise NoSuchChallenge(
+                _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
+            )
 
     async def user_limits(self, *, guild_id: int) -> UserLimits:
         """A server's per-user limits (the defaults where never set)."""
@@ -435,7 +443,9 @@ class ChallengeCases(ServiceCore):
         """
         for name, value in (("challenges", challenges), ("games", games), ("computer", computer)):
             if value is not None and value not in LIMIT_RANGE:
-                raise OptionOutOfRange(f"the limit of {name} must be between 1 and 1000")
+                raise OptionOutOfRange(
+                    _("the limit of {name} must be between 1 and 1000", name=name)
+                )
         current = await self.user_limits(guild_id=guild_id)
         limits = UserLimits(
             challenges or current.challenges, games or current.games, computer or current.computer
@@ -456,7 +466,9 @@ class ChallengeCases(ServiceCore):
             NoSuchChallenge.
         """
         if not await self.store.set_challenge_message(challenge_id, message_id):
-            raise NoSuchChallenge(f"there is no challenge #{challenge_id}")
+            raise NoSuchChallenge(
+                _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
+            )
 
     async def open_challenges(
         self, *, user_id: int, guild_id: int | None = None

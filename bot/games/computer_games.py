@@ -39,6 +39,7 @@ from bot.games.errors import (
 )
 from bot.games.models import Event, GameOptions, GameView, MoveOutcome, Undone
 from bot.games.play import PlayCases
+from bot.i18n import N_
 from bot.storage import Store
 from engine import Action, DotsError, Game, Placement, Player
 from engine.game import Record
@@ -228,7 +229,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             if not is_computer(opponent) or row.rated:
                 raise NotAgainstComputer(
-                    "moves can be taken back only in unrated games against the computer"
+                    N_("moves can be taken back only in unrated games against the computer")
                 )
             self._check_turn(live, colour)
             actions = live.game.actions
@@ -237,7 +238,7 @@ class ComputerCases(ChallengeCases, PlayCases):
                 or (actions[-2].kind, actions[-2].player) != ("dot", colour)
                 or (actions[-1].kind, actions[-1].player) != ("dot", colour.opponent)
             ):
-                raise NothingToUndo("nothing to undo: you have no move the computer answered")
+                raise NothingToUndo(N_("nothing to undo: you have no move the computer answered"))
             keep = row.moves - 2
             deadline, clock = self._clock_taken_back(live, tuple(actions[keep:]), self.now())
             stored = await self.store.take_back(
@@ -245,7 +246,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             )
             if stored is None:
                 self._cache.pop(game_id, None)
-                raise GameChanged("the game changed meanwhile: look at it again and retry")
+                raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             taken = tuple(actions[keep:])
             # The engine's journal takes both back (Game.pop), with no replay of the game.
             game = live.game

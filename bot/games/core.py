@@ -19,6 +19,7 @@ from bot.games import convert
 from bot.games.convert import to_dt, to_ts
 from bot.games.errors import GameOver, NoSuchGame, NotYourGame
 from bot.games.models import ClockChange, Event, GuildSettings
+from bot.i18n import N_, _
 from bot.storage import Store
 from bot.storage.rows import GameRow
 from engine import Game, Player
@@ -186,7 +187,7 @@ class ServiceCore:
             return live
         loaded = await self.store.game_with_actions(game_id)
         if loaded is None:
-            raise NoSuchGame(f"there is no game #{game_id}")
+            raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
         row, actions = loaded
         if row.status != "running":
             raise GameOver(over_message(row))
@@ -211,7 +212,7 @@ class ServiceCore:
             return Player.PINK
         if user_id == live.row.blue_id:
             return Player.BLUE
-        raise NotYourGame("you are not playing in this game")
+        raise NotYourGame(N_("you are not playing in this game"))
 
     # -- settings --------------------------------------------------------------------------
 

@@ -1,13 +1,27 @@
 """The refusals of the game service: one base class, one subclass per cause.
 
-A refusal changes nothing. Its message (``str(error)``) is written for the player who asked.
+A refusal changes nothing. Its message is written for the player who asked: a
+``bot.i18n.Message`` (or a plain English string) that the adapter renders in the player's
+language with ``refusal.render(locale)``; ``str(error)`` is the English text.
 """
 
 from __future__ import annotations
 
+from bot.i18n import SOURCE, Text, engine_message, translate
+
 
 class Refusal(Exception):  # noqa: N818 (a refusal is not an error of the bot)
-    """Base of every refusal; ``str(refusal)`` is a message fit to show the player."""
+    """Base of every refusal; ``render(locale)`` is a message fit to show the player."""
+
+    def __init__(self, message: Text = "") -> None:
+        super().__init__(str(message))
+        self.message = message
+
+    def render(self, locale: str = SOURCE) -> str:
+        """The message in ``locale`` (a plain string is read as an engine message, else looked
+        up in the catalogue as it is)."""
+        message = self.message
+        return translate(locale, engine_message(message) if isinstance(message, str) else message)
 
 
 class NoSuchGame(Refusal):

@@ -18,6 +18,7 @@ from bot.games.errors import (
 from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
 from bot.games.stickers import StickerNews
+from bot.i18n import N_, _
 from bot.ratings import rate_stored
 from bot.storage.rows import ActionRow, Finish, StickerRow
 from bot.storage.store import StaleWriteError
@@ -69,7 +70,9 @@ class PlayCases(ServiceCore):
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
             self._cache.pop(row.game_id, None)
-            raise GameChanged("the game changed meanwhile: look at it again and retry") from None
+            raise GameChanged(
+                N_("the game changed meanwhile: look at it again and retry")
+            ) from None
         except BaseException:
             # The cached position is ahead of the database: rebuild it on next use.
             self._cache.pop(row.game_id, None)
@@ -193,9 +196,11 @@ class PlayCases(ServiceCore):
     def _check_turn(live: Live, colour: Player) -> None:
         to_move = live.game.to_move
         if to_move is None:
-            raise GameOver("the game is over")
+            raise GameOver(N_("the game is over"))
         if to_move is not colour:
-            raise NotYourTurn(f"it is not your turn: {to_move.label} is to move")
+            raise NotYourTurn(
+                _("it is not your turn: {colour} is to move", colour=_(to_move.label))
+            )
 
     async def time_out(self, *, game_id: int, deadline: datetime) -> MoveOutcome | None:
         """The clock of the player to move ran out at ``deadline`` (rule 7.2).
@@ -255,7 +260,7 @@ class PlayCases(ServiceCore):
         stored = await self.store.finish_game(game_id, Finish("aborted"), at=to_ts(self.now()))
         self._cache.pop(game_id, None)
         if stored is None:
-            raise GameChanged("the game changed meanwhile: look at it again and retry")
+            raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
         live.row = stored
         self._game_clock(stored)
         return convert.game_view(stored, live.game)
@@ -270,7 +275,7 @@ class PlayCases(ServiceCore):
             live = await self._running(game_id)
             self._colour(live, user_id)
             if live.row.moves > 0:
-                raise TooLateToAbort("a game can be aborted only before its first move")
+                raise TooLateToAbort(N_("a game can be aborted only before its first move"))
             return await self._abort(live)
 
     async def admin_cancel(self, *, game_id: int, guild_id: int) -> GameView:
@@ -283,7 +288,7 @@ class PlayCases(ServiceCore):
         async with self._lock(game_id):
             live = await self._running(game_id)
             if live.row.guild_id != guild_id:
-                raise NoSuchGame(f"there is no game #{game_id} in this server")
+                raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
             return await self._abort(live)
 
     async def set_game_thread(
@@ -299,7 +304,7 @@ class PlayCases(ServiceCore):
                 game_id, thread_id=thread_id, message_id=message_id
             )
             if stored is None:
-                raise NoSuchGame(f"there is no game #{game_id}")
+                raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
             live = self._cache.get(game_id)
             if live is not None:
                 live.row = stored
@@ -312,7 +317,7 @@ def _check_moves(live: Live, moves: int | None) -> None:
         GameChanged: the game has more (or fewer, after an undo) actions than ``moves``.
     """
     if moves is not None and len(live.game.actions) != moves:
-        raise GameChanged("the game moved on since you were asked")
+        raise GameChanged(N_("the game moved on since you were asked"))
 
 
 def _refusal(error: DotsError) -> Exception:

@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from bot.games import convert
-from bot.games.convert import to_dt
+from bot.games.convert import to_dt, to_ts
 from bot.games.core import Live, ServiceCore
-from bot.games.errors import NoSuchGame
+from bot.games.errors import NoSuchGame, OptionOutOfRange
 from bot.games.models import GameView, HeadToHead, HistoryEntry, LeaderboardRow, PlayerStats
+from bot.i18n import LOCALES, N_, _, normalize
 from bot.ratings import PROVISIONAL_RD, Rating
 from bot.storage.rows import MonthRow
 from engine import Player
@@ -28,7 +29,7 @@ class Period(enum.StrEnum):
     @property
     def label(self) -> str:
         """The period as players read it: ``"all time"``, ``"this month"``."""
-        return "all time" if self is Period.ALL_TIME else "this month"
+        return N_("all time") if self is Period.ALL_TIME else N_("this month")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ class QueryCases(ServiceCore):
                 return convert.game_view(live.row, live.game)
             loaded = await self.store.game_with_actions(game_id)
             if loaded is None:
-                raise NoSuchGame(f"there is no game #{game_id}")
+                raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
             row, actions = loaded
             game = convert.rebuild(row, actions)
             if row.status == "running":
@@ -256,3 +257,28 @@ class QueryCases(ServiceCore):
             else:
                 b_wins += 1
         return HeadToHead(a, b, a_wins, b_wins, draws, tuple(ids))
+
+    # -- locales (issue 14: settings kept here, beside the reads) ---------------------------
+
+    async def guild_locale(self, *, guild_id: int) -> str | None:
+        """The language an admin chose for a server's public posts (None: the server's own)."""
+        return await self.store.guild_locale(guild_id)
+
+    async def set_guild_locale(self, *, guild_id: int, locale: str | None) -> str | None:
+        """Choose (or with None, forget) the language of a server's public posts.
+
+        Raises:
+            OptionOutOfRange: a language the bot does not speak.
+        """
+        if locale is not None and (normalize(locale) != locale or locale not in LOCALES):
+            raise OptionOutOfRange(_("the bot speaks {locales}", locales=", ".join(LOCALES)))
+        await self.store.set_guild_locale(guild_id, locale, at=to_ts(self.now()))
+        return locale
+
+    async def player_locale(self, *, user_id: int) -> str | None:
+        """The language ``user_id``'s client last showed (for direct messages), or None."""
+        return await self.store.player_locale(user_id)
+
+    async def remember_locale(self, *, user_id: int, locale: str) -> None:
+        """Keep the language ``user_id``'s client showed."""
+        await self.store.set_player_locale(user_id, normalize(locale), at=to_ts(self.now()))

@@ -21,6 +21,7 @@ from bot.games.core import Live
 from bot.games.errors import ChallengeExists, NotYourGame, Refusal
 from bot.games.models import CHALLENGE_TTL, Challenge, ClockChange, GameOptions, GameView
 from bot.games.queries import QueryCases
+from bot.i18n import N_, _
 from bot.storage.rows import ChallengeRow
 from bot.storage.store import OverLimitError, RematchExistsError
 from engine import Player
@@ -70,9 +71,11 @@ class RematchCases(ComputerCases, QueryCases):
         old = await self.game(game_id)
         colour = old.player_of(user_id)
         if colour is None:
-            raise NotYourGame(f"only the players of game #{game_id} can ask for its rematch")
+            raise NotYourGame(
+                _("only the players of game #{game_id} can ask for its rematch", game_id=game_id)
+            )
         if old.status == "running":
-            raise NoRematch(f"game #{game_id} is still being played")
+            raise NoRematch(_("game #{game_id} is still being played", game_id=game_id))
         if old.status != "over":
             raise NoRematch(f"game #{game_id} was aborted: {AGAIN}")
         now = to_ts(self.now())
@@ -126,7 +129,7 @@ class RematchCases(ComputerCases, QueryCases):
             raise NoRematch(existing_message(clash.existing, user_id=user_id, now=now)) from None
         if stored is None:
             raise ChallengeExists(
-                "there is already an open challenge between you two: answer that one first"
+                N_("there is already an open challenge between you two: answer that one first")
             )
         self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
         return convert.challenge_value(stored)

@@ -18,12 +18,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from bot.i18n import N_, SOURCE, _, translate
 from engine.board import Placement
 from engine.game import Game
 from engine.options import EndReason
 from engine.point import Player
 
-BIG_CAPTURE = 5  # "a capture of 5 or more dots at once"
+BIG_CAPTURE = 5  # "a capture of 5 or more dots at once" (the stickers' words say 5)
 FULL_PAGE = (39, 32)  # the biggest board (rule 1.1), the online game's full page
 
 
@@ -64,23 +65,20 @@ class Sticker(enum.StrEnum):
 
 # Every word a player reads about a sticker, in one place: (name, what earns it).
 _WORDS: dict[Sticker, tuple[str, str]] = {
-    Sticker.FIRST_CAPTURE: ("First capture", "Capture a dot for the first time in a game."),
-    Sticker.BIG_CAPTURE: (
-        "Big catch",
-        f"Capture {BIG_CAPTURE} or more dots with one dot.",
-    ),
-    Sticker.DOUBLE_BASE: ("Two at once", "Close two bases with one dot."),
+    Sticker.FIRST_CAPTURE: (N_("First capture"), N_("Capture a dot for the first time in a game.")),
+    Sticker.BIG_CAPTURE: (N_("Big catch"), N_("Capture 5 or more dots with one dot.")),
+    Sticker.DOUBLE_BASE: (N_("Two at once"), N_("Close two bases with one dot.")),
     Sticker.BIGGER_RING: (
-        "Bigger ring",
-        "Surround a base of your opponent with a bigger ring and take it all back.",
+        N_("Bigger ring"),
+        N_("Surround a base of your opponent with a bigger ring and take it all back."),
     ),
     Sticker.EMPTY_RING_TRAP: (
-        "Trap",
-        "Your opponent places a dot inside your empty ring and it is captured at once.",
+        N_("Trap"),
+        N_("Your opponent places a dot inside your empty ring and it is captured at once."),
     ),
-    Sticker.COMEBACK: ("Comeback", "Win a game in which you were behind."),
-    Sticker.WIN_AFTER_STOP: ("Stopped short", "Win after your opponent's stop."),
-    Sticker.FULL_PAGE: ("Full page", "Play a game to its end on the full 39x32 page."),
+    Sticker.COMEBACK: (N_("Comeback"), N_("Win a game in which you were behind.")),
+    Sticker.WIN_AFTER_STOP: (N_("Stopped short"), N_("Win after your opponent's stop.")),
+    Sticker.FULL_PAGE: (N_("Full page"), N_("Play a game to its end on the full 39x32 page.")),
 }
 
 
@@ -101,12 +99,13 @@ class StickerNews(NamedTuple):
     first_ever: bool
 
 
-def new_sticker_line(sticker: Sticker, *, first_ever: bool) -> str:
+def new_sticker_line(sticker: Sticker, *, first_ever: bool, locale: str = SOURCE) -> str:
     """The line a move's post carries for a sticker it earned: ``"New sticker! Trap"`` the
-    first time ever for that player, ``"Sticker: Trap"`` after."""
+    first time ever for that player, ``"Sticker: Trap"`` after (in ``locale``)."""
+    name = translate(locale, sticker.label)
     if first_ever:
-        return f"New sticker! {sticker.label}"
-    return f"Sticker: {sticker.label}"
+        return translate(locale, _("New sticker! {name}", name=name))
+    return translate(locale, _("Sticker: {name}", name=name))
 
 
 def book_entries(counts: Mapping[Sticker, int]) -> list[tuple[str, str, int]]:

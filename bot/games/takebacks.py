@@ -21,6 +21,7 @@ from bot.games.convert import to_dt, to_ts
 from bot.games.errors import GameChanged, NotAgainstComputer, Refusal
 from bot.games.models import GameView
 from bot.games.play import PlayCases
+from bot.i18n import N_
 from bot.storage.rows import TakebackRow
 from engine import Action, Player
 
@@ -95,7 +96,7 @@ class TakebackCases(PlayCases):
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             if is_computer(opponent):
                 raise NotAgainstComputer(
-                    "against the computer, use /undo to take back your move and its reply"
+                    N_("against the computer, use /undo to take back your move and its reply")
                 )
             if not row.takebacks:
                 raise TakebacksOff(
@@ -117,10 +118,10 @@ class TakebackCases(PlayCases):
             earlier = await self.store.takeback(game_id)
             if earlier is not None and earlier.moves == row.moves:
                 if earlier.status == "declined":
-                    raise AlreadyAsked("your opponent already declined to take this move back")
+                    raise AlreadyAsked(N_("your opponent already declined to take this move back"))
                 if earlier.status == "pending" and earlier.expires > to_ts(now):
                     raise AlreadyAsked(
-                        "you already asked to take this move back: wait for the answer"
+                        N_("you already asked to take this move back: wait for the answer")
                     )
             stored = await self.store.ask_takeback(
                 TakebackRow(
@@ -155,25 +156,25 @@ class TakebackCases(PlayCases):
             row = live.row
             request = await self.store.takeback(game_id)
             if request is None or request.moves != moves:
-                raise TakebackClosed("this takeback request is over: the game moved on")
+                raise TakebackClosed(N_("this takeback request is over: the game moved on"))
             if asked is not None and int(request.asked) != asked:
-                raise TakebackClosed("this takeback request is over: a newer one replaced it")
+                raise TakebackClosed(N_("this takeback request is over: a newer one replaced it"))
             if user_id == request.asker_id:
-                raise NotYourTakeback("your opponent answers your takeback request, not you")
+                raise NotYourTakeback(N_("your opponent answers your takeback request, not you"))
             if user_id not in {row.pink_id, row.blue_id}:
-                raise NotYourTakeback("only the players' opponent can answer this request")
+                raise NotYourTakeback(N_("only the players' opponent can answer this request"))
             if request.status != "pending":
                 raise TakebackClosed(f"this takeback request was already {request.status}")
             if row.moves != moves or len(live.game.actions) != moves:
-                raise TakebackClosed("this takeback request is over: the game moved on")
+                raise TakebackClosed(N_("this takeback request is over: the game moved on"))
             now = self.now()
             if request.expires <= to_ts(now):
-                raise TakebackClosed("this takeback request has expired")
+                raise TakebackClosed(N_("this takeback request has expired"))
             last = live.game.actions[-1]
             if not accept:
                 declined = await self.store.decline_takeback(game_id, moves=moves)
                 if declined is None:
-                    raise TakebackClosed("this takeback request is over")
+                    raise TakebackClosed(N_("this takeback request is over"))
                 view = convert.game_view(row, live.game)
                 return TakebackAnswer(
                     _request(declined, row.pink_id, row.blue_id, last), view, None
@@ -184,7 +185,7 @@ class TakebackCases(PlayCases):
             )
             if stored is None:
                 self._cache.pop(game_id, None)
-                raise GameChanged("the game changed meanwhile: look at it again and retry")
+                raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             live.game.pop()  # the engine's journal, no replay of the game
             live.row = stored
             self._game_clock(stored)

@@ -152,6 +152,26 @@ replays = Table(
     Column("gif", LargeBinary),
 )
 
+# -- locales (issue 14) ---------------------------------------------------------------------
+
+# A server's language for public posts set by an admin (no row: the server's own locale).
+guild_locales = Table(
+    "guild_locales",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("locale", Text, nullable=False),
+    Column("updated", Float),
+)
+
+# The language each user's client last showed (for direct messages, which carry none).
+player_locales = Table(
+    "player_locales",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("locale", Text, nullable=False),
+    Column("updated", Float),
+)
+
 # -- takebacks (0006) ---
 takebacks = Table(
     "takebacks",

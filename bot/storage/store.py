@@ -65,8 +65,10 @@ from bot.storage.schema import (
     actions,
     challenges,
     games,
+    guild_locales,
     guilds,
     outbox,
+    player_locales,
     players,
     rating_changes,
     ratings,
@@ -884,6 +886,51 @@ class Store:
         )
         async with self.db.transaction() as conn:
             return (await conn.execute(stmt)).first() is not None
+
+    # -- locales (issue 14) ------------------------------------------------------------------
+
+    async def guild_locale(self, guild_id: int) -> str | None:
+        """The language an admin chose for a server's public posts, or None."""
+        async with self.db.reading() as conn:
+            found = await conn.scalar(
+                select(guild_locales.c.locale).where(guild_locales.c.guild_id == guild_id)
+            )
+        return None if found is None else str(found)
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None, *, at: float) -> None:
+        """Write (or with None, forget) a server's chosen language."""
+        async with self.db.transaction() as conn:
+            if locale is None:
+                await conn.execute(
+                    delete(guild_locales).where(guild_locales.c.guild_id == guild_id)
+                )
+                return
+            stmt = self._upsert()(guild_locales).values(
+                guild_id=guild_id, locale=locale, updated=at
+            )
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[guild_locales.c.guild_id],
+                set_={"locale": stmt.excluded.locale, "updated": stmt.excluded.updated},
+            )
+            await conn.execute(stmt)
+
+    async def player_locale(self, user_id: int) -> str | None:
+        """The language a user's client last showed, or None."""
+        async with self.db.reading() as conn:
+            found = await conn.scalar(
+                select(player_locales.c.locale).where(player_locales.c.user_id == user_id)
+            )
+        return None if found is None else str(found)
+
+    async def set_player_locale(self, user_id: int, locale: str, *, at: float) -> None:
+        """Write the language a user's client showed."""
+        stmt = self._upsert()(player_locales).values(user_id=user_id, locale=locale, updated=at)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[player_locales.c.user_id],
+            set_={"locale": stmt.excluded.locale, "updated": stmt.excluded.updated},
+        )
+        async with self.db.transaction() as conn:
+            await conn.execute(stmt)
 
     # -- rematch and open challenges (issue 13) ---------------------------------------------
 

@@ -31,7 +31,7 @@ async def test_issue10_item11_exports_of_one_game_at_once_share_one_render(
     replays = Replays()
     rendered: list[Game] = []
 
-    async def render(game: Game, names: dict[Player, str]) -> bytes:
+    async def render(game: Game, names: dict[Player, str], header: object = None) -> bytes:
         rendered.append(game)
         await asyncio.sleep(0.05)
         return b"GIF89a"

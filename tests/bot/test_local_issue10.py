@@ -87,6 +87,7 @@ def test_the_command_line_choices_are_the_engine_options() -> None:
         "start": [o.value for o in Start],
         "computer": [o.value for o in Level],
         "colour": [o.value for o in Colour],
+        "lang": ["en", "pl", "ru", "uk"],
     }
     assert Level.HARD.description in " ".join(parser.format_help().split())
 

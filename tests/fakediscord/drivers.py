@@ -277,6 +277,16 @@ class Drivers(Gateway):
         """Send an arbitrary interaction (for cases the other drivers do not cover)."""
         return await self._send(kind, user, channel, data, message=message)
 
+    # ---- languages
+    def set_locale(self, user: User, locale: str) -> None:
+        """Set the language of ``user``'s client (``"pl"``, ``"ru"``, ``"en-US"``...): their
+        interactions carry it as ``locale``."""
+        user.locale = locale
+
+    def set_guild_locale(self, guild: Guild, locale: str) -> None:
+        """Set a server's primary language: interactions carry it as ``guild_locale``."""
+        guild.locale = locale
+
     # ---- internals
     async def _send(
         self,
@@ -303,14 +313,14 @@ class Drivers(Gateway):
             "token": handle.token,
             "version": 1,
             "app_permissions": str(self._permissions(guild, self.bot)),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": self.upload_limit,
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
             payload["guild"] = guild.partial()
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = guild.locale
             payload["member"] = guild.members[user.id].payload(
                 permissions=guild.permissions_of(user.id)
             )

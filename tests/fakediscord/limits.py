@@ -224,3 +224,129 @@ def _total(files: Iterable[UploadedFile]) -> int:
 
 def _length(value: Any) -> int:
     return len(value) if isinstance(value, str) else 0
+
+
+# -- application commands (a sync: PUT .../commands) ------------------------------------------
+
+COMMAND_NAME = 32
+COMMAND_DESCRIPTION = 100
+COMMAND_OPTIONS = 25
+# Discord's locales (Reference, Locales): the keys a localisation may have.
+DISCORD_LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+
+
+def is_command_name(name: Any) -> bool:
+    """Discord's rule for a command's or option's name (and each of its localisations): 1 to
+    32 characters, letters and digits of any script, ``-`` and ``_``; lowercase where the
+    letter has a lowercase form."""
+    if not isinstance(name, str) or not 1 <= len(name) <= COMMAND_NAME:
+        return False
+    return all((c.isalnum() or c in "-_") and c == c.lower() for c in name)
+
+
+def check_commands(commands: Any) -> None:
+    """Check a bulk overwrite of application commands: names, descriptions, options, choices
+    and every localisation of them.
+
+    Raises:
+        HTTPError: 400 / 50035 naming every offending field.
+    """
+    errors = FormErrors()
+    for index, command in enumerate(commands or []):
+        if isinstance(command, dict):
+            _check_command(errors, (str(index),), command, chat_input=command.get("type", 1) == 1)
+    errors.raise_any()
+
+
+def _check_command(errors: FormErrors, at: Path, item: dict[str, Any], *, chat_input: bool) -> None:
+    name = item.get("name")
+    if chat_input and not is_command_name(name):
+        errors.add((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    description = item.get("description") or ""
+    if chat_input and not 1 <= len(description) <= COMMAND_DESCRIPTION:
+        errors.add(
+            (*at, "description"),
+            "BASE_TYPE_BAD_LENGTH",
+            f"Must be between 1 and {COMMAND_DESCRIPTION} in length.",
+        )
+    _check_localizations(errors, at, item, chat_input=chat_input)
+    options = item.get("options") or []
+    errors.too_long((*at, "options"), options, COMMAND_OPTIONS)
+    for number, option in enumerate(options):
+        if isinstance(option, dict):
+            _check_command(errors, (*at, "options", str(number)), option, chat_input=True)
+    choices = item.get("choices") or []
+    errors.too_long((*at, "choices"), choices, CHOICES)
+    for number, choice in enumerate(choices):
+        if isinstance(choice, dict):
+            here = (*at, "choices", str(number))
+            errors.too_long((*here, "name"), choice.get("name"), CHOICE_NAME)
+            for locale, text in (choice.get("name_localizations") or {}).items():
+                _check_locale(errors, (*here, "name_localizations"), locale)
+                if not isinstance(text, str) or not 1 <= len(text) <= CHOICE_NAME:
+                    errors.add(
+                        (*here, "name_localizations", locale),
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"Must be between 1 and {CHOICE_NAME} in length.",
+                    )
+
+
+def _check_localizations(
+    errors: FormErrors, at: Path, item: dict[str, Any], *, chat_input: bool
+) -> None:
+    for locale, name in (item.get("name_localizations") or {}).items():
+        _check_locale(errors, (*at, "name_localizations"), locale)
+        if chat_input and not is_command_name(name):
+            errors.add(
+                (*at, "name_localizations", locale),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                "Command name is invalid",
+            )
+    for locale, text in (item.get("description_localizations") or {}).items():
+        _check_locale(errors, (*at, "description_localizations"), locale)
+        if not isinstance(text, str) or not 1 <= len(text) <= COMMAND_DESCRIPTION:
+            errors.add(
+                (*at, "description_localizations", locale),
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {COMMAND_DESCRIPTION} in length.",
+            )
+
+
+def _check_locale(errors: FormErrors, at: Path, locale: Any) -> None:
+    if locale not in DISCORD_LOCALES:
+        errors.add((*at, str(locale)), "LOCALE_INVALID", f"{locale!r} is not a valid locale")

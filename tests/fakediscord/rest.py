@@ -14,7 +14,12 @@ from aiohttp import web
 
 from tests.fakediscord.faults import error_body
 from tests.fakediscord.gateway import Gateway
-from tests.fakediscord.limits import check_files, check_message, check_thread_name
+from tests.fakediscord.limits import (
+    check_commands,
+    check_files,
+    check_message,
+    check_thread_name,
+)
 from tests.fakediscord.records import HTTPError, Request, UploadedFile, json_response
 from tests.fakediscord.state import (
     DM,
@@ -276,6 +281,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         guild_id = int(match["guild"]) if match.groupdict().get("guild") else None
+        check_commands(record.json)  # Discord's 50035 for a bad name or localisation
         old = self.guild_commands.get(guild_id, []) if guild_id else self.global_commands
         old_ids = {(c["name"], c.get("type", 1)): c["id"] for c in old}
         synced = []

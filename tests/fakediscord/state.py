@@ -96,6 +96,7 @@ class User:
     name: str
     bot: bool = False
     dms_closed: bool = False
+    locale: str = "en-US"  # the language of the user's client, carried by interactions
 
     def payload(self) -> dict[str, Any]:
         """The user object."""
@@ -380,6 +381,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's primary language (guild_locale, preferred_locale)
 
     def permissions_of(self, user_id: int) -> int:
         """The guild-wide permission bits of a member (owner and administrators get all)."""
@@ -421,7 +423,7 @@ class Guild:
             "description": None,
             "banner": None,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -441,4 +443,4 @@ class Guild:
 
     def partial(self) -> dict[str, Any]:
         """The partial guild carried by interactions."""
-        return {"id": str(self.id), "locale": "en-US", "features": []}
+        return {"id": str(self.id), "locale": self.locale, "features": []}
