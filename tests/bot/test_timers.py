@@ -292,8 +292,9 @@ async def test_migration_0008_makes_timers_for_running_games_and_open_challenges
 ) -> None:
     folder = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for later in (folder / "versions").glob("0008_*.py"):
-        later.unlink()
+    for later in (folder / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"):
+        if int(later.name[:4]) >= 8:  # 0008 and the revisions after it
+            later.unlink()
     before = await Store.open(database, migrations=folder)
     assert await before.version() == 7  # every revision before 0008
     insert = (
@@ -316,7 +317,7 @@ async def test_migration_0008_makes_timers_for_running_games_and_open_challenges
     await before.close()
     store = await Store.open(database)
     try:
-        assert await store.version() == 8
+        assert await store.version() >= 8
         got = {(t.kind, t.ref_id): (t.guild_id, t.due) for t in await store.timers()}
         challenge_id = next(ref for kind, ref in got if kind == "challenge")
         assert got == {
