@@ -1,0 +1,48 @@
+"""Issue 14 (second phase): the last English-only refusals, rendered in each language."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from bot.games.challenges import _closed_message, limit_message
+from bot.i18n import translate
+from bot.storage.rows import ChallengeRow
+from bot.storage.store import OverLimitError
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def challenge(**changes: object) -> ChallengeRow:
+    row = ChallengeRow(
+        challenge_id=1, guild_id=1, channel_id=1, message_id=None, challenger_id=10,
+        opponent_id=20, width=10, height=10, rules="standard", start="empty", clock=None,
+        colour="random", rated=True, status="open", created=NOW.timestamp() - 60,
+        expires=NOW.timestamp() - 1, game_id=None,
+    )  # fmt: skip
+    return replace(row, **changes)  # type: ignore[arg-type]
+
+
+def test_the_limit_refusals_count_in_each_language() -> None:
+    mine = OverLimitError("challenges", 10, 3)
+    assert str(limit_message(mine, 10)).startswith("you already have 3 open challenges")
+    assert translate("pl", limit_message(mine, 10)).startswith("masz już 3 otwarte wyzwania")
+    five = OverLimitError("games", 20, 5)
+    assert translate("ru", limit_message(five, 10)).startswith("у <@20> уже идёт 5 партий")
+    assert translate("uk", limit_message(five, 20)).startswith("у вас уже триває 5 партій")
+    one = OverLimitError("computer", 10, 1)
+    assert str(limit_message(one, 10)).startswith("you already have 1 game against the computer")
+    assert "1 trwającą grę z komputerem" in translate("pl", limit_message(one, 10))
+
+
+def test_a_closed_challenge_says_why_in_each_language() -> None:
+    assert str(_closed_message(challenge(), NOW)) == "this challenge has expired"
+    assert translate("ru", _closed_message(challenge(), NOW)) == "этот вызов истёк"
+    taken = challenge(status="accepted", expires=NOW.timestamp() + 60)
+    assert str(_closed_message(taken, NOW)) == "this challenge was already accepted, by <@20>"
+    assert translate("pl", _closed_message(taken, NOW)) == (
+        "to wyzwanie zostało już przyjęte przez <@20>"
+    )
+    declined = challenge(status="declined")
+    assert str(_closed_message(declined, NOW)) == "this challenge was already declined"
+    assert translate("uk", _closed_message(declined, NOW)) == "цей виклик уже відхилено"
