@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.games.challenges import _closed_message, limit_message
+from bot.games.rematch import existing_message
 from bot.i18n import translate
 from bot.storage.rows import ChallengeRow
 from bot.storage.store import OverLimitError
@@ -46,3 +47,25 @@ def test_a_closed_challenge_says_why_in_each_language() -> None:
     declined = challenge(status="declined")
     assert str(_closed_message(declined, NOW)) == "this challenge was already declined"
     assert translate("uk", _closed_message(declined, NOW)) == "цей виклик уже відхилено"
+
+
+def test_a_second_rematch_is_refused_in_each_language() -> None:
+    offer = challenge(rematch_of=7, expires=NOW.timestamp() - 1)
+    expired = existing_message(offer, user_id=10, now=NOW.timestamp())
+    assert str(expired) == (
+        "the rematch offer of game #7 has expired: challenge again with /challenge"
+    )
+    assert translate("uk", expired) == (
+        "пропозиція реваншу партії #7 спливла: викличте знову через /challenge"
+    )
+    waiting = replace(offer, expires=NOW.timestamp() + 60)
+    assert translate("ru", existing_message(waiting, user_id=10, now=NOW.timestamp())) == (
+        "вы уже попросили реванш партии #7: ждём ответа <@20>"
+    )
+    assert translate("pl", existing_message(waiting, user_id=20, now=NOW.timestamp())) == (
+        "<@10> już proponuje ci rewanż gry #7: odpowiedz przyciskami pod propozycją"
+    )
+    played = replace(offer, status="accepted", game_id=8)
+    assert translate("pl", existing_message(played, user_id=10, now=NOW.timestamp())) == (
+        "gra #7 ma już rewanż: gra #8"
+    )
