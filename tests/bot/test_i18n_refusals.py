@@ -6,10 +6,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.games.challenges import _closed_message, limit_message
+from bot.games.core import result_message
 from bot.games.rematch import existing_message
-from bot.i18n import translate
+from bot.i18n import _, translate
 from bot.storage.rows import ChallengeRow
 from bot.storage.store import OverLimitError
+from engine import EndReason, Player, Result
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -69,3 +71,14 @@ def test_a_second_rematch_is_refused_in_each_language() -> None:
     assert translate("pl", existing_message(played, user_id=10, now=NOW.timestamp())) == (
         "gra #7 ma już rewanż: gra #8"
     )
+
+
+def test_the_game_over_refusal_carries_the_result_in_each_language() -> None:
+    won = Result(Player.BLUE, 3, 5, EndReason.RESIGNED)
+    drawn = Result(None, 2, 2, EndReason.STOP)
+    # The English reads exactly as the engine says it.
+    assert str(result_message(won)) == won.describe() == "Blue wins 5–3 (resignation)"
+    assert str(result_message(drawn)) == drawn.describe()
+    over = _("the game is over: {result}", result=result_message(won))
+    assert translate("pl", over) == "gra jest zakończona: Wygrywa Niebieski 5–3 (poddanie)"
+    assert translate("ru", result_message(drawn)).startswith("Ничья 2–2")
