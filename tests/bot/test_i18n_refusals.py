@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.games.challenges import _closed_message, limit_message
+from bot.games.computer import COMPUTER_IDS, COMPUTER_NAMES, computer_name
 from bot.games.core import result_message
 from bot.games.rematch import existing_message
 from bot.i18n import _, translate
@@ -82,3 +83,13 @@ def test_the_game_over_refusal_carries_the_result_in_each_language() -> None:
     over = _("the game is over: {result}", result=result_message(won))
     assert translate("pl", over) == "gra jest zakończona: Wygrywa Niebieski 5–3 (poddanie)"
     assert translate("ru", result_message(drawn)).startswith("Ничья 2–2")
+
+
+def test_the_computers_name_shows_its_level_in_each_language() -> None:
+    hard = COMPUTER_IDS["hard"]
+    assert computer_name(hard) == "Computer (hard)"
+    assert computer_name(hard, "pl") == "Komputer (trudny)"
+    assert computer_name(COMPUTER_IDS["easy"], "ru") == "Компьютер (лёгкий)"
+    assert computer_name(COMPUTER_IDS["medium"], "uk") == "Комп'ютер (середній)"
+    # Shown in any language, the name is still known as the computer's.
+    assert {"Computer (easy)", "Komputer (łatwy)", "Комп'ютер (складний)"} <= COMPUTER_NAMES
