@@ -177,6 +177,6 @@ def alone_line(outcomes: tuple[MoveOutcome, ...], locale: str = SOURCE) -> str:
     alone = _(
         "{name} plays on alone: {dots}.",
         name=computer_name(user_id, locale),
-        dots=fit_list(dots, ALONE_LIST_BUDGET),
+        dots=fit_list(dots, ALONE_LIST_BUDGET, locale=locale),
     )
     return translate(locale, alone)

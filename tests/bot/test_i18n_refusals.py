@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import pytest
+
+from bot.cogs.options import clock_option, game_options
+from bot.cogs.posts import fit_list
+from bot.games import Refusal
 from bot.games.challenges import _closed_message, limit_message
 from bot.games.computer import COMPUTER_IDS, COMPUTER_NAMES, computer_name
 from bot.games.core import result_message
@@ -93,3 +98,18 @@ def test_the_computers_name_shows_its_level_in_each_language() -> None:
     assert computer_name(COMPUTER_IDS["medium"], "uk") == "Комп'ютер (середній)"
     # Shown in any language, the name is still known as the computer's.
     assert {"Computer (easy)", "Komputer (łatwy)", "Комп'ютер (складний)"} <= COMPUTER_NAMES
+
+
+def test_the_option_and_button_refusals_and_the_list_tail_speak_each_language() -> None:
+    with pytest.raises(Refusal) as late:
+        clock_option(10)
+    assert str(late.value) == "a move clock is 30 s to 7 days"
+    assert late.value.render("pl") == "czas na ruch wynosi od 30 s do 7 dni"
+    with pytest.raises(Refusal) as both:
+        game_options("10x10", "standard", "empty", 60, "random", rated=True, time="5+5")
+    assert both.value.render("uk").startswith("виберіть або час на хід (`clock`)")
+    points = [f"A{n}" for n in range(1, 30)]
+    english = fit_list(points, 40)
+    assert english == "A1, A2, A3, A4, A5, A6, A7 … and 22 more"
+    assert fit_list(points, 40, locale="ru").endswith("A7 … и ещё 22")
+    assert len(fit_list(points, 40, locale="pl")) <= 40
