@@ -108,9 +108,11 @@ def time_option(value: str | None) -> GameClock | None:
     try:
         return GameClock.parse(value[:60])
     except OptionError as error:
-        message = str(error)
+        message = getattr(error, "message", str(error))
         # "'x' is not a game clock: ...": say which option, so the answer reads as a sentence.
-        raise Refusal(message if message[0].isalpha() else f"time: {message}") from None
+        if str(message)[0].isalpha():
+            raise Refusal(message) from None
+        raise Refusal(_("time: {problem}", problem=message)) from None
 
 
 def game_options(

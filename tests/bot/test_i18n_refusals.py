@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.cogs.options import clock_option, game_options
+from bot.cogs.options import clock_option, game_options, time_option
 from bot.cogs.posts import fit_list
 from bot.games import Refusal
 from bot.games.challenges import _closed_message, limit_message
 from bot.games.computer import COMPUTER_IDS, COMPUTER_NAMES, computer_name
 from bot.games.core import result_message
+from bot.games.game_clock import describe_left
 from bot.games.rematch import existing_message
 from bot.i18n import _, translate
 from bot.storage.rows import ChallengeRow
@@ -113,3 +114,21 @@ def test_the_option_and_button_refusals_and_the_list_tail_speak_each_language() 
     assert english == "A1, A2, A3, A4, A5, A6, A7 … and 22 more"
     assert fit_list(points, 40, locale="ru").endswith("A7 … и ещё 22")
     assert len(fit_list(points, 40, locale="pl")) <= 40
+
+
+def test_the_game_clock_refusals_and_days_left_speak_each_language() -> None:
+    with pytest.raises(Refusal) as wrong:
+        time_option("soon")
+    assert str(wrong.value).startswith("time: 'soon' is not a game clock: write it like 5+5")
+    assert wrong.value.render("ru").startswith("time: 'soon' не является часами партии: напишите")
+    with pytest.raises(Refusal) as long:
+        time_option("31d+0")
+    assert str(long.value) == "a game clock gives at most 30 days each"
+    assert long.value.render("pl") == "zegar gry daje każdemu najwyżej 30 dni"
+    with pytest.raises(Refusal) as empty:
+        time_option(" ")
+    assert empty.value.render("uk").startswith("вкажіть годинник партії: напишіть")
+    left = timedelta(days=2, hours=3, minutes=59)
+    assert describe_left(left) == "2d 3h"
+    assert describe_left(left, "ru") == "2 д 3 ч"
+    assert describe_left(timedelta(minutes=4, seconds=59), "pl") == "4:59"
