@@ -16,6 +16,7 @@ from bot.cogs.translator import CatalogueTranslator
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.games import Event, GameService, Refusal
+from bot.i18n import N_
 from bot.outbox import Outbox
 from bot.pictures import PICTURES
 from bot.storage.timers import ALL_SHARDS
@@ -45,7 +46,7 @@ class DotsTree(app_commands.CommandTree[Any]):
             and is_guild_only(command)
         ):
             if interaction.type is discord.InteractionType.application_command:
-                await refuse(interaction, "this command works in a server only, not here")
+                await refuse(interaction, N_("this command works in a server only, not here"))
             return False
         return True
 
@@ -61,7 +62,9 @@ class DotsTree(app_commands.CommandTree[Any]):
         elif isinstance(
             original, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound
         ):
-            await answer_error(interaction, Refusal("this command changed: try again in a minute"))
+            await answer_error(
+                interaction, Refusal(N_("this command changed: try again in a minute"))
+            )
         else:
             await answer_error(interaction, original)
 

@@ -218,8 +218,8 @@ def game_clock_line(
     left = _(
         "Game clock {name}: Pink {pink}, Blue {blue}",
         name=clock.name,
-        pink=describe_left(state.time_left(Player.PINK, now)),
-        blue=describe_left(state.time_left(Player.BLUE, now)),
+        pink=describe_left(state.time_left(Player.PINK, now), locale),
+        blue=describe_left(state.time_left(Player.BLUE, now), locale),
     )
     return translate(locale, left)
 

@@ -119,7 +119,7 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         """Run the action; any error is answered privately (see ``answer_error``)."""
         try:
             if self.forged:
-                raise Refusal("this button is not one I know: nothing changed")
+                raise Refusal(N_("this button is not one I know: nothing changed"))
             await self.run(interaction)
         except Exception as error:
             await answer_error(interaction, error)
@@ -319,13 +319,13 @@ class GamePicker(
         """
         values = self.item.values
         if len(values) != 1 or not re.fullmatch(r"[0-9]{1,19}", values[0], re.ASCII):
-            raise Refusal("that is not one of your games: run the command again")
+            raise Refusal(N_("that is not one of your games: run the command again"))
         game_id = int(values[0])
         if not is_id(game_id):
-            raise Refusal("that is not one of your games: run the command again")
+            raise Refusal(N_("that is not one of your games: run the command again"))
         view = await bot_of(interaction).service.game(game_id)
         if view.guild_id != interaction.guild_id:
-            raise NotYourGame("you are not playing in this game")
+            raise NotYourGame(N_("you are not playing in this game"))
         await run_action(interaction, self.action, view, self.key)
 
 

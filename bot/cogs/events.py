@@ -176,7 +176,7 @@ def alone_line(outcomes: tuple[MoveOutcome, ...], locale: str = SOURCE) -> str:
         return ""
     alone = _(
         "{name} plays on alone: {dots}.",
-        name=computer_name(user_id),
-        dots=fit_list(dots, ALONE_LIST_BUDGET),
+        name=computer_name(user_id, locale),
+        dots=fit_list(dots, ALONE_LIST_BUDGET, locale=locale),
     )
     return translate(locale, alone)

@@ -15,6 +15,7 @@ from discord import app_commands
 from bot import text
 from bot.games import MAX_CLOCK, MIN_CLOCK, GameOptions, Refusal
 from bot.games.game_clock import GameClock
+from bot.i18n import N_, _, ngettext
 from engine import NAMED_SIZES, Colour, Level, OptionError, Rules, Start, parse_size
 
 SIZE_CHOICES = [app_commands.Choice(name=name, value=name) for name in NAMED_SIZES]
@@ -79,15 +80,18 @@ def clock_option(seconds: int | None) -> timedelta | None:
         return None
     if not MIN_CLOCK.total_seconds() <= seconds <= MAX_CLOCK.total_seconds():
         raise Refusal(
-            f"a move clock is {text.format_duration(MIN_CLOCK)} to "
-            f"{text.format_duration(MAX_CLOCK)}"
+            _(
+                "a move clock is {least} to {most}",
+                least=_("{s} s", s=round(MIN_CLOCK.total_seconds())),
+                most=ngettext("{n} day", "{n} days", MAX_CLOCK.days),
+            )
         )
     return timedelta(seconds=seconds)
 
 
 # -- game clocks ---
 
-BOTH_CLOCKS = (
+BOTH_CLOCKS = N_(
     "choose either a clock per move (`clock`) or a game clock (`time`), not both: "
     "a game clock replaces the clock per move"
 )
@@ -104,9 +108,11 @@ def time_option(value: str | None) -> GameClock | None:
     try:
         return GameClock.parse(value[:60])
     except OptionError as error:
-        message = str(error)
+        message = getattr(error, "message", str(error))
         # "'x' is not a game clock: ...": say which option, so the answer reads as a sentence.
-        raise Refusal(message if message[0].isalpha() else f"time: {message}") from None
+        if str(message)[0].isalpha():
+            raise Refusal(message) from None
+        raise Refusal(_("time: {problem}", problem=message)) from None
 
 
 def game_options(

@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import SOURCE, ngettext, translate
 from bot.outbox import next_nonce
 
 log = logging.getLogger(__name__)
@@ -96,15 +97,21 @@ def fit_content(content: str, limit: int = CONTENT) -> str:
     return fit_line(text, limit)
 
 
-def fit_list(items: Sequence[str], budget: int, *, separator: str = ", ") -> str:
+def fit_list(
+    items: Sequence[str], budget: int, *, separator: str = ", ", locale: str = SOURCE
+) -> str:
     """``items`` joined with ``separator`` in ``budget`` characters at most; what does not
-    fit is summed up at the end, e.g. ``"A1, B2 … and 40 more"``."""
+    fit is summed up at the end in ``locale``, e.g. ``"A1, B2 … and 40 more"``."""
+
+    def more(n: int) -> str:
+        return " " + translate(locale, ngettext("… and {n} more", "… and {n} more", n))
+
     kept: list[str] = []
     for count, item in enumerate(items):
         after = len(items) - count - 1
-        tail = f" {ELLIPSIS} and {after} more" if after else ""
+        tail = more(after) if after else ""
         if kept and len(separator.join([*kept, item])) + len(tail) > budget:
-            return separator.join(kept) + f" {ELLIPSIS} and {len(items) - count} more"
+            return separator.join(kept) + more(len(items) - count)
         kept.append(item)
     return separator.join(kept)
 

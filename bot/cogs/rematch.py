@@ -97,7 +97,7 @@ def computer_rematch_text(view: GameView, user_id: int, locale: str = SOURCE) ->
         "<@{user}> plays {name} again: game #{game_id} ({settings}; colours swapped: you play "
         "{colour}).",
         user=user_id,
-        name=computer_name(computer),
+        name=computer_name(computer, locale),
         game_id=view.game_id,
         settings=settings_text(view, locale),
         colour=translate(locale, colour),

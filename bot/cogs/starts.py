@@ -98,7 +98,7 @@ async def post_game_start(
     locale = await game_locale(bot, view.guild_id)
     starts = N_("The game starts. Play with `/move` (e.g. `/move E5`).")
     if is_computer(view.pink_id):
-        starts = _("The game starts. {name} moves first.", name=computer_name(view.pink_id))
+        starts = _("The game starts. {name} moves first.", name=computer_name(view.pink_id, locale))
     headline = translate(locale, starts)
     picture = await picture_file(bot, view, locale=locale)
     status = status_text(view, headline=headline, locale=locale)
@@ -150,7 +150,7 @@ async def start_against_computer(
             "against the computer are unrated; `/undo` takes back your last move and the "
             "computer's reply.",
             user=interaction.user.mention,
-            name=computer_name(computer),
+            name=computer_name(computer, locale),
             game_id=view.game_id,
             settings=settings,
             colour=colour,

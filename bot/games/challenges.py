@@ -33,7 +33,7 @@ from bot.games.models import (
     GameOptions,
     GameView,
 )
-from bot.i18n import N_, _
+from bot.i18n import N_, Message, _, ngettext
 from bot.storage.rows import ANYONE, ChallengeRow, GameRow
 from bot.storage.store import OverLimitError
 from engine.starts import start_dots
@@ -56,22 +56,39 @@ class LimitReached(Refusal):
     """A member is at one of the server's per-user limits (``UserLimits``)."""
 
 
-def limit_message(over: OverLimitError, user_id: int) -> str:
+def limit_message(over: OverLimitError, user_id: int) -> Message:
     """The refusal for ``user_id`` when ``over`` is passed (theirs or their opponent's)."""
-    who, has = ("you", "have") if over.user_id == user_id else (f"<@{over.user_id}>", "has")
     if over.kind == "challenges":
-        return (
-            f"you already have {over.limit} open challenges in this server, the most allowed "
-            "here: wait for answers, or withdraw one"
+        return ngettext(
+            "you already have {n} open challenge in this server, the most allowed here: wait "
+            "for answers, or withdraw one",
+            "you already have {n} open challenges in this server, the most allowed here: wait "
+            "for answers, or withdraw one",
+            over.limit,
         )
     if over.kind == "computer":
-        return (
-            f"you already have {over.limit} games against the computer running in this "
-            "server, the most allowed here: finish or resign one first"
+        return ngettext(
+            "you already have {n} game against the computer running in this server, the most "
+            "allowed here: finish or resign one first",
+            "you already have {n} games against the computer running in this server, the most "
+            "allowed here: finish or resign one first",
+            over.limit,
         )
-    return (
-        f"{who} already {has} {over.limit} running games in this server, the most allowed "
-        "here: finish one first"
+    if over.user_id == user_id:
+        return ngettext(
+            "you already have {n} running game in this server, the most allowed here: finish "
+            "one first",
+            "you already have {n} running games in this server, the most allowed here: finish "
+            "one first",
+            over.limit,
+        )
+    return ngettext(
+        "<@{who}> already has {n} running game in this server, the most allowed here: finish "
+        "one first",
+        "<@{who}> already has {n} running games in this server, the most allowed here: finish "
+        "one first",
+        over.limit,
+        who=over.user_id,
     )
 
 
@@ -504,9 +521,18 @@ def clock_and_takebacks(options: GameOptions) -> dict[str, Any]:
     }
 
 
-def _closed_message(ch: ChallengeRow, now: datetime) -> str:
+def _closed_message(ch: ChallengeRow, now: datetime) -> Message:
     if ch.status == "open" and ch.expires <= to_ts(now):
-        return "this challenge has expired"
+        return _("this challenge has expired")
     if ch.status == "accepted" and ch.opponent_id != ANYONE:
-        return f"this challenge was already accepted, by <@{ch.opponent_id}>"
-    return f"this challenge was already {ch.status}"
+        return _("this challenge was already accepted, by <@{opponent}>", opponent=ch.opponent_id)
+    return CLOSED.get(ch.status) or _("this challenge is closed")
+
+
+# Why a challenge no longer takes an answer, by its status.
+CLOSED = {
+    "accepted": _("this challenge was already accepted"),
+    "declined": _("this challenge was already declined"),
+    "cancelled": _("this challenge was already cancelled"),
+    "expired": _("this challenge was already expired"),
+}

@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
 import ai
+from bot.i18n import LOCALES, N_, SOURCE, Message, _, translate
 from engine import Level, Record
 
 log = logging.getLogger(__name__)
@@ -67,12 +68,23 @@ def computer_level(user_id: int) -> str:
         raise ValueError(f"user {user_id} is not the computer") from None
 
 
-def computer_name(user_id: int) -> str:
-    """How to show the computer: ``"Computer (hard)"``."""
-    return f"Computer ({computer_level(user_id)})"
+def computer_label(user_id: int) -> Message:
+    """The computer's name as a sentence to translate: ``"Computer (hard)"``, its level word
+    in the reader's language (``"Komputer (trudny)"``)."""
+    return _("Computer ({level})", level=Message(LEVEL_WORDS[computer_level(user_id)]))
 
 
-COMPUTER_NAMES = frozenset(computer_name(user_id) for user_id in LEVEL_OF)
+def computer_name(user_id: int, locale: str = SOURCE) -> str:
+    """How to show the computer in ``locale``: ``"Computer (hard)"``."""
+    return translate(locale, computer_label(user_id))
+
+
+# The level words as the computer's name shows them (the slash command's choices too).
+LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+# Its names in every language (a name in this set is the computer's, not a member's).
+COMPUTER_NAMES = frozenset(
+    computer_name(user_id, locale) for user_id in LEVEL_OF for locale in LOCALES
+)
 
 
 def move_seed(*, game_id: int, moves: int) -> int:

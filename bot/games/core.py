@@ -19,10 +19,10 @@ from bot.games import convert
 from bot.games.convert import to_dt, to_ts
 from bot.games.errors import GameOver, NoSuchGame, NotYourGame
 from bot.games.models import ClockChange, Event, GuildSettings
-from bot.i18n import N_, _
+from bot.i18n import N_, REASONS, Message, _
 from bot.storage import Store
 from bot.storage.rows import GameRow
-from engine import Game, Player
+from engine import Game, Player, Result
 
 log = logging.getLogger(__name__)
 
@@ -263,8 +263,21 @@ def wake_at(row: GameRow) -> float | None:
     return row.deadline if remind is None else to_ts(remind)
 
 
-def over_message(row: GameRow) -> str:
+def over_message(row: GameRow) -> Message:
+    """Why a finished game takes no more actions, with its result (in the reader's language)."""
     if row.status == "aborted":
-        return "this game was aborted"
+        return _("this game was aborted")
     result = convert.stored_result(row)
-    return f"the game is over: {result.describe()}" if result else "the game is over"
+    if result is None:
+        return _("the game is over")
+    return _("the game is over: {result}", result=result_message(result))
+
+
+def result_message(result: Result) -> Message:
+    """``result.describe()`` (the engine's English) as a catalogue sentence."""
+    why = Message(REASONS.get(result.reason, result.reason))
+    if result.winner is None:
+        return _("Draw {pink}–{blue} ({why})", pink=result.pink, blue=result.blue, why=why)
+    winner = Message(N_("Pink") if result.winner is Player.PINK else N_("Blue"))
+    won, lost = result.score(result.winner), result.score(result.winner.opponent)
+    return _("{winner} wins {won}–{lost} ({why})", winner=winner, won=won, lost=lost, why=why)

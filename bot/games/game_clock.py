@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from bot.i18n import N_, SOURCE, Message, _, translate
 from engine.errors import IllegalMoveError, OptionError
 from engine.point import Player, normalise
 
@@ -32,7 +33,22 @@ _UNITS = {
 }
 _PART = r"([0-9]+)\s*([smhd]?)"
 _CLOCK = re.compile(rf"{_PART}(?:\s*\+\s*{_PART})?", re.ASCII | re.IGNORECASE)
-_EXAMPLES = "write it like 5+5 (5 minutes each, 5 seconds more a move), 10+0 or 3d+1d"
+_EXAMPLES = N_("write it like 5+5 (5 minutes each, 5 seconds more a move), 10+0 or 3d+1d")
+
+
+class ClockOptionError(OptionError):
+    """A game clock that cannot be: ``message`` says why in the reader's language."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+# Why a game clock is refused (its values out of range).
+WHOLE_SECONDS = N_("a game clock counts whole seconds")
+TOO_SHORT = N_("a game clock needs at least 10 seconds each")
+TOO_LONG = N_("a game clock gives at most 30 days each")
+TOO_MUCH_ADDED = N_("the time added after a move is at most 7 days")
 
 
 class TimeUpError(IllegalMoveError):
@@ -79,13 +95,13 @@ class GameClock:
 
     def __post_init__(self) -> None:
         if not _whole(self.total, _UNITS["s"]) or not _whole(self.increment, _UNITS["s"]):
-            raise OptionError("a game clock counts whole seconds")
+            raise ClockOptionError(Message(WHOLE_SECONDS))
         if self.total < MIN_TOTAL:
-            raise OptionError("a game clock needs at least 10 seconds each")
+            raise ClockOptionError(Message(TOO_SHORT))
         if self.total > MAX_TOTAL:
-            raise OptionError("a game clock gives at most 30 days each")
+            raise ClockOptionError(Message(TOO_LONG))
         if self.increment < timedelta(0) or self.increment > MAX_INCREMENT:
-            raise OptionError("the time added after a move is at most 7 days")
+            raise ClockOptionError(Message(TOO_MUCH_ADDED))
 
     @classmethod
     def parse(cls, text: str) -> GameClock:
@@ -99,15 +115,21 @@ class GameClock:
         cleaned = normalise(text)
         match = _CLOCK.fullmatch(cleaned)
         if not cleaned:
-            raise OptionError(f"say which game clock: {_EXAMPLES}")
+            raise ClockOptionError(_("say which game clock: {how}", how=Message(_EXAMPLES)))
         if match is None:
-            raise OptionError(f"{cleaned[:40]!r} is not a game clock: {_EXAMPLES}")
+            raise ClockOptionError(
+                _(
+                    "{shown} is not a game clock: {how}",
+                    shown=repr(cleaned[:40]),
+                    how=Message(_EXAMPLES),
+                )
+            )
         total_n, total_unit, inc_n, inc_unit = match.groups()
         # Far out of range (and too big for a timedelta): refused before converting.
         if len(total_n) > 8:
-            raise OptionError("a game clock gives at most 30 days each")
+            raise ClockOptionError(Message(TOO_LONG))
         if len(inc_n or "") > 8:
-            raise OptionError("the time added after a move is at most 7 days")
+            raise ClockOptionError(Message(TOO_MUCH_ADDED))
         total = int(total_n) * _UNITS[(total_unit or "m").lower()]
         increment = int(inc_n or 0) * _UNITS[(inc_unit or "s").lower()]
         return cls(total, increment)
@@ -284,14 +306,15 @@ class ClockState:
         return cls(pink, blue, increment, runner, since)
 
 
-def describe_left(left: timedelta) -> str:
-    """Time left as a header shows it: ``"4:59"``, ``"1:02:03"``, ``"2d 3h"`` (rounded down)."""
+def describe_left(left: timedelta, locale: str = SOURCE) -> str:
+    """Time left as a header shows it: ``"4:59"``, ``"1:02:03"``, ``"2d 3h"`` (rounded down;
+    the day and hour letters in ``locale``)."""
     seconds = max(0, int(left // _UNITS["s"]))
     days, rest = divmod(seconds, 86_400)
     hours, rest = divmod(rest, 3_600)
     minutes, seconds = divmod(rest, 60)
     if days:
-        return f"{days}d {hours}h"
+        return translate(locale, _("{days}d {hours}h", days=days, hours=hours))
     if hours:
         return f"{hours}:{minutes:02}:{seconds:02}"
     return f"{minutes}:{seconds:02}"

@@ -21,38 +21,54 @@ from bot.games.core import Live
 from bot.games.errors import ChallengeExists, NotYourGame, Refusal
 from bot.games.models import CHALLENGE_TTL, Challenge, ClockChange, GameOptions, GameView
 from bot.games.queries import QueryCases
-from bot.i18n import N_, _
+from bot.i18n import N_, Message, _
 from bot.storage.rows import ChallengeRow
 from bot.storage.store import OverLimitError, RematchExistsError
 from engine import Player
 
-AGAIN = "challenge again with /challenge"
+AGAIN = N_("challenge again with /challenge")
 
 
 class NoRematch(Refusal):
     """The game cannot get a rematch (now): not over, not yours, or it has one already."""
 
 
-def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> str:
+def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> Message:
     """Why a second rematch of the same game is refused, for ``user_id``."""
     game_id = existing.rematch_of
     if existing.status == "accepted" and existing.game_id is not None:
-        return f"game #{game_id} has its rematch already: game #{existing.game_id}"
+        return _(
+            "game #{game_id} has its rematch already: game #{rematch_id}",
+            game_id=game_id,
+            rematch_id=existing.game_id,
+        )
     if existing.status == "open" and existing.expires > now:
         if existing.challenger_id == user_id:
-            return (
-                f"you have asked for a rematch of game #{game_id} already: it waits for "
-                f"<@{existing.opponent_id}>'s answer"
+            return _(
+                "you have asked for a rematch of game #{game_id} already: it waits for "
+                "<@{opponent}>'s answer",
+                game_id=game_id,
+                opponent=existing.opponent_id,
             )
-        return (
-            f"<@{existing.challenger_id}> has offered you a rematch of game #{game_id} already: "
-            "answer it with the buttons of the offer"
+        return _(
+            "<@{challenger}> has offered you a rematch of game #{game_id} already: answer it "
+            "with the buttons of the offer",
+            game_id=game_id,
+            challenger=existing.challenger_id,
         )
     if existing.status == "declined":
-        return f"the rematch of game #{game_id} was declined: nothing changed"
+        return _("the rematch of game #{game_id} was declined: nothing changed", game_id=game_id)
     if existing.status == "cancelled":
-        return f"the rematch offer of game #{game_id} was withdrawn: {AGAIN}"
-    return f"the rematch offer of game #{game_id} has expired: {AGAIN}"
+        return _(
+            "the rematch offer of game #{game_id} was withdrawn: {again}",
+            game_id=game_id,
+            again=Message(AGAIN),
+        )
+    return _(
+        "the rematch offer of game #{game_id} has expired: {again}",
+        game_id=game_id,
+        again=Message(AGAIN),
+    )
 
 
 class RematchCases(ComputerCases, QueryCases):
@@ -77,7 +93,9 @@ class RematchCases(ComputerCases, QueryCases):
         if old.status == "running":
             raise NoRematch(_("game #{game_id} is still being played", game_id=game_id))
         if old.status != "over":
-            raise NoRematch(f"game #{game_id} was aborted: {AGAIN}")
+            raise NoRematch(
+                _("game #{game_id} was aborted: {again}", game_id=game_id, again=Message(AGAIN))
+            )
         now = to_ts(self.now())
         existing = await self.store.rematch_of(game_id)
         if existing is not None:

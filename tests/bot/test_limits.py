@@ -114,7 +114,7 @@ async def test_issue10_item12_the_other_players_limit_is_named_at_accept(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
     )
     await new_game(service, pink=ALICE, blue=33)
-    with pytest.raises(LimitReached, match=f"<@{ALICE}> already has 1 running games"):
+    with pytest.raises(LimitReached, match=f"<@{ALICE}> already has 1 running game in"):
         await service.accept(challenge_id=made.challenge_id, user_id=BOB)
 
 

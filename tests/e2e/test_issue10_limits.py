@@ -215,7 +215,7 @@ async def test_issue10_item12_limits_set_by_an_admin_refuse_the_next_challenge_p
                 server.alice, "challenge", channel=server.general, opponent=server.carol
             )
         ).reply()
-        assert again.is_ephemeral and "1 open challenges" in again.content
+        assert again.is_ephemeral and "1 open challenge in" in again.content
         assert "withdraw" in again.content and "wrong" not in again.content
         assert server.carol.mention not in again.content
         assert len(fake.posted(server.general)) == posts  # nobody pinged
@@ -229,7 +229,7 @@ async def test_issue10_item12_limits_set_by_an_admin_refuse_the_next_challenge_p
         second = await (
             await fake.slash(server.carol, "play-computer", channel=server.general, colour="pink")
         ).reply()
-        assert second.is_ephemeral and "1 games against the computer" in second.content
+        assert second.is_ephemeral and "1 game against the computer" in second.content
         await quiet(db)
         assert len(fake.threads()) == threads == 1
         assert query(db, "SELECT count(*) FROM games") == [(1,)]

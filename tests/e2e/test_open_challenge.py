@@ -102,7 +102,7 @@ async def test_the_taker_limits_apply_and_withdrawing_works(
         challenge = await open_challenge(server, server.alice)
         before = snapshot(db)
         full = await (await fake.click(server.bob, challenge, accept_id(challenge))).reply()
-        assert full.is_ephemeral and "1 running games" in full.content
+        assert full.is_ephemeral and "1 running game in" in full.content
         assert snapshot(db) == before
         # A second open challenge of alice's at once is refused; a named one is not.
         again = await (await fake.slash(server.alice, "challenge", channel=server.general)).reply()
