@@ -190,6 +190,8 @@ class DotsBot(GameBot):
                 await self.turns.stop()
             if self.clocks is not None and self._owns_clocks:
                 await self.clocks.stop()
+            if self.outbox is not None:
+                await self.outbox.drain()  # the posts on their way, before the database closes
             if self._service is not None and self._owns_service:
                 await self._service.close()
                 self._service = None

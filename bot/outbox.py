@@ -16,6 +16,7 @@ repeated); a reminder whose turn is over is dropped, not sent.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,6 +39,9 @@ from bot.storage.rows import PostRow
 from bot.storage.timers import ALL_SHARDS, Shards
 
 log = logging.getLogger(__name__)
+
+# How long closing waits for the posts on their way before the database closes (seconds).
+DRAIN_WAIT = 5.0
 
 
 @dataclass(slots=True)
@@ -92,10 +96,36 @@ class Outbox:
         self.service = service
         self.shards = shards
         self.resent = 0
+        # Deliveries on their way (``delivering``); once closing, a delivery that ends is
+        # left in the outbox (resent at the next start, its nonces keep it single).
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closing = False
 
     async def sent(self, post_id: int) -> None:
         """Forget a delivered post."""
         await self.service.store.post_sent(post_id)
+
+    async def drain(self, timeout: float = DRAIN_WAIT) -> None:
+        """Before the database closes: wait for the deliveries on their way (``timeout``
+        seconds at most); those still going then stay in the outbox for the next start."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            log.info("%d posts still on their way at close: kept in the outbox", self._in_flight)
+        self._closing = True
+
+    @asynccontextmanager
+    async def _delivery_on_its_way(self) -> AsyncIterator[None]:
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
 
     async def pending(self) -> list[PostRow]:
         """The posts of this process's shards not delivered yet, oldest first."""
@@ -169,9 +199,11 @@ async def delivering(outbox: Outbox | None, kind: str) -> AsyncIterator[int | No
     if post_id is None or outbox is None:
         yield None
         return
-    token = _delivery.set(_Delivery(post_id))
-    try:
-        yield post_id
-    finally:
-        _delivery.reset(token)
-    await outbox.sent(post_id)
+    async with outbox._delivery_on_its_way():
+        token = _delivery.set(_Delivery(post_id))
+        try:
+            yield post_id
+        finally:
+            _delivery.reset(token)
+        if not outbox._closing:
+            await outbox.sent(post_id)

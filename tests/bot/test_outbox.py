@@ -320,3 +320,57 @@ async def test_the_fake_discord_returns_the_message_a_nonce_already_made(
             await channel.send("long", nonce="x" * 26)
         assert refused.value.code == 50035
     assert [m.content for m in fake.posted(s.general)] == ["once", "twice", "twice"]
+
+
+class SlowDeliverer(Deliverer):
+    """A deliverer whose deliveries wait for ``release`` inside ``delivering``."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        super().__init__(outbox)
+        self.release = asyncio.Event()
+        self.started = asyncio.Event()
+
+    async def __call__(self, event: Event) -> None:
+        async with delivering(self.outbox, "time_out") as post_id:
+            self.started.set()
+            await self.release.wait()
+        self.delivered.append((type(event), post_id, []))
+
+
+@pytest.mark.parametrize("finishes_in_time", [True, False])
+async def test_closing_waits_for_a_delivery_on_its_way_or_keeps_it(
+    database: str | Path, finishes_in_time: bool
+) -> None:
+    """``drain`` (the bot's close, before the database closes) waits for the posts on their
+    way; one still going after the wait stays in the outbox for the next start instead of
+    touching a closed database."""
+    clock = FakeTime()
+    service = await open_service(database, clock)
+    clocks = Clocks(service, sleep=clock.sleep, outbox=True)
+    view = await new_game(service)
+    await service.place(game_id=view.game_id, user_id=ALICE, point="C3")
+    await clocks.start()
+    clock.advance(MINUTE)
+    await eventually(lambda: clocks.fired == 1)
+    await clocks.stop()
+    outbox = Outbox(service)
+    deliverer = SlowDeliverer(outbox)
+    service.subscribe(deliverer)
+    resending = asyncio.create_task(outbox.start())
+    try:
+        await asyncio.wait_for(deliverer.started.wait(), 5)
+        if finishes_in_time:
+            asyncio.get_running_loop().call_later(0.05, deliverer.release.set)
+            await outbox.drain(timeout=5)
+            assert await outbox.pending() == []
+        else:
+            await outbox.drain(timeout=0.05)
+            deliverer.release.set()
+            await resending
+            assert len(await outbox.pending()) == 1  # kept for the next start
+        await resending
+        assert len(deliverer.delivered) == 1
+    finally:
+        deliverer.release.set()
+        await resending
+        await service.close()
