@@ -199,9 +199,13 @@ class ChallengeCases(ServiceCore):
                     "withdraw it"
                 )
             )
+        now = self.now()
+        if ch.status == "accepted" and user_id != ch.challenger_id:
+            # Taken already: the taker is stored as its opponent, so a second taker of an open
+            # challenge who reads it only now is told who took it (not that it is not theirs).
+            raise ChallengeClosed(_closed_message(ch, now))
         if ch.opponent_id not in {ANYONE, user_id}:
             raise NotYourChallenge(N_("only the challenged player can accept this challenge"))
-        now = self.now()
         if ch.status != "open" or ch.expires <= to_ts(now):
             raise ChallengeClosed(_closed_message(ch, now))
         challenger_pink = ch.colour == "pink" or (
