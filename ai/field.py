@@ -23,7 +23,7 @@ and floods the empty face around the dot, as the engine does.
 from __future__ import annotations
 
 from engine import Board, Player, Point
-from engine.board import inside_of, outer_loop
+from engine.board import inside_of, outer_loop, trace_ring
 
 BORDER = 3
 
@@ -421,44 +421,10 @@ class Field:
         return area
 
     def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int, int]:
-        """The engine's ring walk (``Board._trace``), on this field's arrays."""
-        live, dirs, scan = self.live, self.dirs, self.scan
-        twice_dy, area_step = self.area_steps
-        covered = 1 << k0
-        k = k0
-        for _ in range(7):
-            k = (k + 1) & 7
-            if live[start + dirs[k]] == player:
-                break
-            covered |= 1 << k
-        else:
-            return None, covered, 0
-        first = start + dirs[k]
-        area = start * twice_dy[k] + area_step[k]
-        walk = [start]
-        cur = first
-        offset = 0
-        k2 = k
-        for _ in range(4 * len(live)):
-            if cur == start:
-                for k2, offset in scan[k]:
-                    if live[cur + offset] == player:
-                        break
-                    covered |= 1 << k2
-                if cur + offset == first:
-                    return walk, covered, area
-                k = k2
-            else:
-                for k, offset in scan[k]:  # noqa: B007, B020 - k carries the direction out
-                    value = live[cur + offset]
-                    if value == player:
-                        break
-                    if value == BORDER:
-                        return None, covered, 0
-            walk.append(cur)
-            area += cur * twice_dy[k] + area_step[k]
-            cur += offset
-        raise AssertionError("a ring trace did not close")  # pragma: no cover
+        """The engine's ring walk (``engine.board.trace_ring``), on this field's arrays."""
+        return trace_ring(
+            self.live, self.dirs, self.scan, self.area_steps, start=start, k0=k0, player=player
+        )
 
     def _area(self, ring: tuple[int, ...], seed: int) -> list[int]:
         """Everything inside ``ring`` (rule 3.3), as ``Board._area`` finds it."""

@@ -558,55 +558,11 @@ class Board:
         made.append(self._make_base(opponent, loop, area, first=not made))
 
     def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int, int]:
-        """Walk the boundary of ``player``'s live dots around the region beside ``start``.
-
-        The region is the one holding ``start + dirs[k0]``; the walk keeps it on its right hand
-        and hugs it as tightly as the links allow, so it is the smallest chain around it. It ends
-        when it would repeat its first step, or as soon as it finds the region open (it touches
-        the padding). Returns the walk (None when ``start`` has no own neighbour or the region
-        is open), a bit mask of the directions around ``start`` that open onto the region, and
-        twice the signed area the walk goes round (negative when it goes round the region, so
-        the region is enclosed; see ``outer_loop``). Costs the length of the walk.
-        """
-        live, dirs, scan = self._live, self._dirs, self._scan
-        twice_dy, area_step = self._area_steps
-        covered = 1 << k0
-        k = k0
-        for _ in range(7):
-            k = (k + 1) & 7
-            if live[start + dirs[k]] == player:
-                break
-            covered |= 1 << k
-        else:
-            return None, covered, 0
-        first = start + dirs[k]
-        # Twice the signed area, summed step by step from the array index alone (Green's
-        # theorem: 2A = sum of 2*x*dy + dx*dy, with x*dy rewritten through index = y*stride + x).
-        area = start * twice_dy[k] + area_step[k]
-        walk = [start]
-        cur = first
-        for _ in range(4 * len(live)):
-            if cur == start:
-                for k2, offset in scan[k]:
-                    if live[cur + offset] == player:
-                        break
-                    covered |= 1 << k2
-                if cur + offset == first:
-                    return walk, covered, area
-                k = k2
-            else:
-                for k, offset in scan[k]:  # noqa: B007, B020 - k carries the direction out
-                    value = live[cur + offset]
-                    if value == player:
-                        break
-                    if value == BORDER:
-                        # The cells passed over belong to the region: it reaches the padding,
-                        # so it is open and nothing encloses it.
-                        return None, covered, 0
-            walk.append(cur)
-            area += cur * twice_dy[k] + area_step[k]
-            cur += offset
-        raise AssertionError("a ring trace did not close")  # pragma: no cover
+        """Walk the boundary of ``player``'s live dots around the region beside ``start``
+        (``trace_ring`` on this board's arrays)."""
+        return trace_ring(
+            self._live, self._dirs, self._scan, self._area_steps, start=start, k0=k0, player=player
+        )
 
     def _area(self, ring: tuple[int, ...], seed: int) -> frozenset[int]:
         """Everything inside ``ring`` (rule 3.3); ``seed`` is a point known to be inside.
@@ -740,6 +696,70 @@ class Board:
         for player, point in moves:
             board.place(point, player)
         return board
+
+
+def trace_ring(
+    live: bytearray,
+    dirs: tuple[int, ...],
+    scan: tuple[tuple[tuple[int, int], ...], ...],
+    area_steps: tuple[tuple[int, ...], tuple[int, ...]],
+    *,
+    start: int,
+    k0: int,
+    player: int,
+) -> tuple[list[int] | None, int, int]:
+    """Walk the boundary of ``player``'s live dots around the region beside ``start``.
+
+    The region is the one holding ``start + dirs[k0]``; the walk keeps it on its right hand
+    and hugs it as tightly as the links allow, so it is the smallest chain around it. It ends
+    when it would repeat its first step, or as soon as it finds the region open (it touches
+    the padding). Returns the walk (None when ``start`` has no own neighbour or the region
+    is open), a bit mask of the directions around ``start`` that open onto the region, and
+    twice the signed area the walk goes round (negative when it goes round the region, so
+    the region is enclosed; see ``outer_loop``). Costs the length of the walk.
+
+    ``live`` is a padded board's cells, ``dirs`` the eight neighbour offsets, ``scan`` and
+    ``area_steps`` the tables ``Board`` builds for them (the computer's own board passes its
+    own arrays of the same layout).
+    """
+    twice_dy, area_step = area_steps
+    covered = 1 << k0
+    k = k0
+    for _ in range(7):
+        k = (k + 1) & 7
+        if live[start + dirs[k]] == player:
+            break
+        covered |= 1 << k
+    else:
+        return None, covered, 0
+    first = start + dirs[k]
+    # Twice the signed area, summed step by step from the array index alone (Green's
+    # theorem: 2A = sum of 2*x*dy + dx*dy, with x*dy rewritten through index = y*stride + x).
+    area = start * twice_dy[k] + area_step[k]
+    walk = [start]
+    cur = first
+    for _ in range(4 * len(live)):
+        if cur == start:
+            for k2, offset in scan[k]:
+                if live[cur + offset] == player:
+                    break
+                covered |= 1 << k2
+            if cur + offset == first:
+                return walk, covered, area
+            k = k2
+        else:
+            for k, offset in scan[k]:  # noqa: B007, B020 - k carries the direction out
+                value = live[cur + offset]
+                if value == player:
+                    break
+                if value == BORDER:
+                    # The cells passed over belong to the region: it reaches the padding,
+                    # so it is open and nothing encloses it.
+                    return None, covered, 0
+        walk.append(cur)
+        area += cur * twice_dy[k] + area_step[k]
+        cur += offset
+    raise AssertionError("a ring trace did not close")  # pragma: no cover
 
 
 def inside_of(ring: tuple[int, ...], stride: int) -> list[int]:
