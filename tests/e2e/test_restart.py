@@ -70,7 +70,9 @@ async def test_a_restart_mid_game_keeps_clocks_buttons_and_games(
         # The clock of B was re-armed from the database and ran out: the admin has ended.
         await fake.wait_until(
             lambda: any("ran out of time" in m.content for m in fake.posted(b.thread)),
-            timeout=5,
+            # The first picture after a start waits for the picture workers to spawn, which
+            # takes seconds on a loaded 2-core machine.
+            timeout=15,
             poll=None,
         )
         assert actions(db, b.game_id) == [("dot", 1, "C3"), ("time", 2, None)]
