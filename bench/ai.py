@@ -10,12 +10,12 @@ frozen in bench/ai_baseline.py) and ``random`` (a uniformly random mover).
 --seconds S gives every search S seconds a move instead of its level's iteration budget
 (equal time for both sides: the issue's must-show is --pairs hard-old-hard --seconds 1).
 Targets: each stronger level wins at least 80%; the new hard beats old-hard at least 75%.
-Run: python bench/ai.py [--games N] [--workers W] [--size 10|39x32] [--seconds 1]
+Run: python bench/ai.py [--games N[,M]] [--workers W] [--size 10|39x32[,20]] [--seconds 1]
        [--pairs hard-old-hard,hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
        [--like hard2=hard --set hard2.reuse=0 --pairs hard-hard2]   (a level against a variant)
-   the must-show: python bench/ai.py --pairs hard-old-hard --seconds 1 --games 100 --size 10
-                  python bench/ai.py --pairs hard-old-hard --seconds 1 --games 40 --size 20
+   the must-show, in one run (one pool of workers, the long 20x20 games first):
+                  python bench/ai.py --pairs hard-old-hard --seconds 1 --size 20,10 --games 40,100
 """
 
 from __future__ import annotations
@@ -153,10 +153,12 @@ def playout_rates(width: int, height: int, seconds: float = 3.0) -> tuple[float,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", default="100", help="N a pairing, or N,M,... one per --size")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--size", default="10", help="10 (square) or 39x32")
+    parser.add_argument(
+        "--size", default="10", help="10 (square) or 39x32; several: 20,10 (one pool)"
+    )
     parser.add_argument("--start", default="empty", choices=[s.value for s in Start])
     parser.add_argument("--pairs", default="hard-old-hard,hard-medium,medium-easy,easy-random")
     parser.add_argument("--seconds", type=float, default=None, help="seconds a move, all sides")
@@ -208,39 +210,57 @@ def main() -> None:
                 f" {levels_rate:>13.1f}",
                 flush=True,
             )
+    sizes = args.size.split(",")
+    counts = [int(n) for n in args.games.split(",")]
+    if len(counts) == 1:
+        counts *= len(sizes)
+    if len(counts) != len(sizes):
+        raise SystemExit("--games: one count, or one per --size")
+    games = dict(zip(sizes, counts, strict=True))
     started = time.perf_counter()
-    outcomes: dict[tuple[str, str], list[GameOutcome]] = defaultdict(list)
+    outcomes: dict[tuple[str, str, str], list[GameOutcome]] = defaultdict(list)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        # Game n of every pairing before game n + 1 of any: an interrupted run still has
-        # every pairing, and a table is printed every --every games.
+        # Game n of every size and pairing before game n + 1 of any (the sizes in the order
+        # given: the longest games first keep the pool busy to the end): an interrupted run
+        # still has every pairing, and a table is printed every --every games.
         futures = [
-            pool.submit(
-                play,
-                strong,
-                weak,
-                number=n,
-                seed=args.seed,
-                size=args.size,
-                levels_by_name=levels,
-                seconds=args.seconds,
-                start=args.start,
+            (
+                size,
+                pool.submit(
+                    play,
+                    strong,
+                    weak,
+                    number=n,
+                    seed=args.seed,
+                    size=size,
+                    levels_by_name=levels,
+                    seconds=args.seconds,
+                    start=args.start,
+                ),
             )
-            for n in range(args.games)
+            for n in range(max(counts))
+            for size in sizes
+            if n < games[size]
             for strong, weak in pairs
         ]
-        for done, future in enumerate(futures, 1):
+        for done, (size, future) in enumerate(futures, 1):
             outcome = future.result()
-            played = outcomes[(outcome.strong, outcome.weak)]
+            played = outcomes[(size, outcome.strong, outcome.weak)]
             played.append(outcome)
             if args.progress:
                 print(
-                    f"  {outcome.strong}-{outcome.weak} #{len(played)}: winner {outcome.winner},"
-                    f" {outcome.score} ({outcome.reason}, {outcome.moves} moves)",
+                    f"  {size} {outcome.strong}-{outcome.weak} #{len(played)}: winner"
+                    f" {outcome.winner}, {outcome.score} ({outcome.reason}, {outcome.moves} moves)",
                     flush=True,
                 )
             if done < len(futures) and args.every and not done % args.every:
-                report(outcomes, pairs, args, time.perf_counter() - started, levels)
-    report(outcomes, pairs, args, time.perf_counter() - started, levels)
+                for shown in sizes:
+                    report(outcomes, pairs, args, size=shown, count=games[shown], levels=levels)
+    for size in sizes:
+        report(outcomes, pairs, args, size=size, count=games[size], levels=levels)
+    print(
+        f"wall time {time.perf_counter() - started:.0f} s with {args.workers} workers", flush=True
+    )
 
 
 def move_times(size: str, positions: int = 3) -> None:
@@ -303,25 +323,27 @@ def _pair(text: str, levels: dict[str, ai.Level]) -> tuple[str, str]:
 
 
 def report(
-    outcomes: dict[tuple[str, str], list[GameOutcome]],
+    outcomes: dict[tuple[str, str, str], list[GameOutcome]],
     pairs: list[tuple[str, ...]],
     args: argparse.Namespace,
-    wall: float,
+    *,
+    size: str,
+    count: int,
     levels: dict[str, ai.Level],
 ) -> None:
-    """Print the table of the games played so far."""
+    """Print the table of the games played so far on the ``size`` board."""
     seconds: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
     print()
     budget = f"{args.seconds} s a move each" if args.seconds else "the levels' budgets"
-    size = args.size if "x" in args.size else f"{args.size}x{args.size}"
-    print(f"{size}, standard rules, {args.start} start, {budget}, up to {args.games} a pairing")
+    board = size if "x" in size else f"{size}x{size}"
+    print(f"{board}, standard rules, {args.start} start, {budget}, up to {count} a pairing")
     print(
         f"{'stronger vs weaker':<20} {'games':>5} {'wins':>5} {'draws':>6} {'losses':>7}"
         f" {'win %':>6} {'ended/full':>11}"
     )
     for strong, weak in pairs:
-        games = outcomes[(strong, weak)]
+        games = outcomes[(size, strong, weak)]
         if not games:
             continue
         wins = sum(g.winner == strong for g in games)
@@ -345,8 +367,9 @@ def report(
                 f"{level:<8} {len(values):>6} {max(values):>11.3f}"
                 f" {sum(values) / len(values):>12.3f} {capped[level]:>7}"
             )
-    print("capped: moves whose search the time cap cut short (not reproducible by seed)")
-    print(f"wall time {wall:.0f} s with {args.workers} workers", flush=True)
+    print(
+        "capped: moves whose search the time cap cut short (not reproducible by seed)", flush=True
+    )
 
 
 if __name__ == "__main__":

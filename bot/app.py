@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES
-from bot.cogs.common import GameBot, answer_error, refuse
+from bot.cogs.common import RESTARTING, GameBot, answer_error, refuse
 from bot.cogs.translator import CatalogueTranslator
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
@@ -37,8 +37,13 @@ class DotsTree(app_commands.CommandTree[Any]):
     """The command tree with one error handler: nothing a player does shows a traceback."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """Refuse a server's command sent from a direct message (Discord's client does not
-        offer it there, but nothing stops a forged one)."""
+        """Refuse a command while the bot is closing (see ``DotsBot.admit``), and a server's
+        command sent from a direct message (Discord's client does not offer it there, but
+        nothing stops a forged one)."""
+        if not interaction.client.admit():
+            if interaction.type is discord.InteractionType.application_command:
+                await refuse(interaction, RESTARTING)
+            return False
         command = interaction.command
         if (
             interaction.guild_id is None
@@ -183,9 +188,11 @@ class DotsBot(GameBot):
             )
 
     async def close(self) -> None:
-        """Stop the computer's turns, the clocks and the database (when we opened them), then
-        disconnect."""
+        """Refuse new interactions and finish those under way, stop the computer's turns,
+        the clocks and the database (when we opened them), then disconnect."""
+        self.closing = True
         try:
+            await self.finish_handlers()
             if self.turns is not None:
                 await self.turns.stop()
             if self.clocks is not None and self._owns_clocks:

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot import text
 from bot.cogs.common import (
+    RESTARTING,
     GameBot,
     announce,
     answer_error,
@@ -118,6 +119,8 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the action; any error is answered privately (see ``answer_error``)."""
         try:
+            if not bot_of(interaction).admit():
+                raise Refusal(RESTARTING)
             if self.forged:
                 raise Refusal(N_("this button is not one I know: nothing changed"))
             await self.run(interaction)

@@ -61,6 +61,10 @@ MAX_ID = 2**63 - 1
 # Work that answers within this time is answered directly (a refusal then is private from the
 # start); slower work gets a deferral first, well within Discord's 3 seconds.
 ANSWER_BUDGET = 0.25
+# How long closing waits for the interactions being handled (seconds); then they are cancelled.
+HANDLER_WAIT = 5.0
+# The refusal of an interaction that arrives while the bot is closing.
+RESTARTING = N_("I am restarting: try again in a minute. Nothing changed.")
 # ``interaction.extras`` key: a public "thinking..." deferral not yet filled in.
 PUBLIC_DEFERRAL = "dots_public_deferral"
 
@@ -119,11 +123,39 @@ class GameBot(commands.Bot):
         self.guild_locales: dict[int, str] = {}
         self.chosen_locales: dict[int, str | None] = {}
         self.user_locales: dict[int, str] = {}
+        # The tasks handling interactions (see ``admit``); True once the bot is closing.
+        self.closing = False
+        self._handlers: set[asyncio.Task[Any]] = set()
 
     @property
     def service(self) -> GameService:
         """The game service."""
         raise NotImplementedError
+
+    def admit(self) -> bool:
+        """Whether the bot takes the interaction the current task handles: False once it is
+        closing (the caller refuses it in words); else ``close`` waits for the task before
+        the database closes."""
+        if self.closing:
+            return False
+        task = asyncio.current_task()
+        if task is not None and task not in self._handlers:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+        return True
+
+    async def finish_handlers(self) -> None:
+        """Let the interactions being handled finish (``HANDLER_WAIT`` seconds at most; those
+        still going then are cancelled: their transaction rolls back, nothing half done)."""
+        handlers = self._handlers - {asyncio.current_task()}
+        if not handlers:
+            return
+        _, going = await asyncio.wait(handlers, timeout=HANDLER_WAIT)
+        if going:
+            log.warning("%d interactions still handled at close: cancelled", len(going))
+            for task in going:
+                task.cancel()
+            await asyncio.wait(going)
 
 
 class NoRunningGame(Refusal):
