@@ -226,15 +226,19 @@ LEVELS = {
     "hard": N_("thinks longer (up to 2 s a move)"),
 }
 
+# The starts by name, as the choices and the games' descriptions show them.
+START_NAMES = {
+    "empty": N_("empty"),
+    "cross": N_("cross"),
+    "double-cross": N_("double-cross"),
+    "triple-cross": N_("triple-cross"),
+    "four-crosses": N_("four-crosses"),
+}
 # The option names as slash-command choices show them (their values stay English).
 CHOICE_NAMES = (
     N_("standard"),
     N_("grounding"),
-    N_("empty"),
-    N_("cross"),
-    N_("double-cross"),
-    N_("triple-cross"),
-    N_("four-crosses"),
+    *START_NAMES.values(),
     N_("easy"),
     N_("medium"),
     N_("hard"),

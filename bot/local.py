@@ -312,7 +312,7 @@ class LocalGame:
         for colour in (Player.PINK, Player.BLUE):
             user_id = view.user_of(colour)
             if is_computer(user_id):
-                self.names[colour] = computer_name(user_id)
+                self.names[colour] = computer_name(user_id, self.locale)
             else:
                 self.names[colour] = text.label(colour, self.locale)
 
@@ -332,7 +332,9 @@ class LocalGame:
         computer = self.view.to_move_id
         assert computer is not None
         if self.options.computer == "hard":
-            self.write(self.t(_("{name} is thinking...", name=computer_name(computer))))
+            self.write(
+                self.t(_("{name} is thinking...", name=computer_name(computer, self.locale)))
+            )
         while True:
             if self._moved.empty() and not self._turns.is_armed(game_id=game_id):
                 if not is_computer((await self.service.game(game_id)).to_move_id):
@@ -361,7 +363,11 @@ class LocalGame:
         if is_computer(opponent) and you is not None:
             colour = text.label(you, self.locale)
             return self.t(
-                _("you ({colour}) against {name}", colour=colour, name=computer_name(opponent))
+                _(
+                    "you ({colour}) against {name}",
+                    colour=colour,
+                    name=computer_name(opponent, self.locale),
+                )
             )
         return self.t(N_("two players at one keyboard"))
 
@@ -473,7 +479,7 @@ class LocalGame:
                         "You play {colour} against {name}; `undo` takes back your last move "
                         "and its reply.",
                         colour=colour,
-                        name=computer_name(computer_id(self.options.computer)),
+                        name=computer_name(computer_id(self.options.computer), self.locale),
                     )
                 )
             )

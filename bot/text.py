@@ -20,6 +20,7 @@ from bot.i18n import (
     REASONS,
     RULE_NAMES,
     SOURCE,
+    START_NAMES,
     Text,
     _,
     engine_message,
@@ -171,7 +172,8 @@ def describe_options(
     (a game clock instead of the move clock when there is one; takebacks when told)."""
     parts = [f"{width}×{height}", translate(locale, RULE_NAMES.get(rules, rules))]
     if start != "empty":
-        parts.append(translate(locale, _("start: {start}", start=start)))
+        name = translate(locale, START_NAMES.get(start, start))
+        parts.append(translate(locale, _("start: {start}", start=name)))
     if game_clock is not None:
         parts.append(
             translate(
@@ -467,7 +469,10 @@ def describe_local_game(
     parts = [
         f"{game.width}×{game.height}",
         translate(locale, RULE_NAMES.get(game.rules, game.rules)),
-        translate(locale, _("start: {start}", start=game.start)),
+        translate(
+            locale,
+            _("start: {start}", start=translate(locale, START_NAMES.get(game.start, game.start))),
+        ),
     ]
     parts.append(opponent)
     if moves:

@@ -417,7 +417,7 @@ async def ask_which_game(
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
         mine = view.to_move_id == interaction.user.id
         turn = translate(locale, N_("your turn") if mine else N_("their turn"))
-        name = await display_name(bot, opponent)
+        name = await display_name(bot, opponent, locale)
         line = _(
             "#{game_id} against {name} ({turn}): {url}",
             game_id=view.game_id,
@@ -432,7 +432,9 @@ async def ask_which_game(
         colour = view.player_of(interaction.user.id)
         opponent = view.user_of(colour.opponent) if colour else view.blue_id
         versus = _(
-            "#{game_id} vs {name}", game_id=view.game_id, name=await display_name(bot, opponent)
+            "#{game_id} vs {name}",
+            game_id=view.game_id,
+            name=await display_name(bot, opponent, locale),
         )
         option.label = fit_name(translate(locale, versus))
     picker.item.placeholder = translate(locale, N_("Which game?"))
@@ -646,7 +648,7 @@ async def show_board(interaction: discord.Interaction[Any], view: GameView) -> N
 
 def accepted_text(challenge: Challenge, view: GameView, locale: str = SOURCE) -> str:
     """What a challenge's message says once accepted."""
-    pink, blue = mentions(view).values()
+    pink, blue = mentions(view, locale).values()
     accepted = _(
         "<@{user}> accepted. Game #{game_id}: {pink} (Pink) vs {blue} (Blue).",
         user=challenge.opponent_id,

@@ -475,11 +475,11 @@ async def resolve_game(
     return games[0]
 
 
-async def display_name(bot: GameBot, user_id: int) -> str:
+async def display_name(bot: GameBot, user_id: int, locale: str = SOURCE) -> str:
     """A user's name for pictures and thread names (cached; no members intent needed); the
-    computer's name for its pseudo user ids."""
+    computer's name in ``locale`` for its pseudo user ids."""
     if is_computer(user_id):
-        return computer_name(user_id)
+        return computer_name(user_id, locale)
     cached = bot.names.get(user_id)
     if cached is not None:
         return cached
@@ -495,22 +495,23 @@ async def display_name(bot: GameBot, user_id: int) -> str:
     return name
 
 
-async def picture_names(bot: GameBot, view: GameView) -> dict[Player, str]:
-    """Both players' display names, by colour."""
+async def picture_names(bot: GameBot, view: GameView, locale: str = SOURCE) -> dict[Player, str]:
+    """Both players' display names, by colour (the computer's in ``locale``)."""
     return {
-        Player.PINK: await display_name(bot, view.pink_id),
-        Player.BLUE: await display_name(bot, view.blue_id),
+        Player.PINK: await display_name(bot, view.pink_id, locale),
+        Player.BLUE: await display_name(bot, view.blue_id, locale),
     }
 
 
-def mention(user_id: int) -> str:
-    """A user as a mention in message text; the computer by its name (it has no account)."""
-    return computer_name(user_id) if is_computer(user_id) else f"<@{user_id}>"
+def mention(user_id: int, locale: str = SOURCE) -> str:
+    """A user as a mention in message text; the computer by its name in ``locale`` (it has
+    no account)."""
+    return computer_name(user_id, locale) if is_computer(user_id) else f"<@{user_id}>"
 
 
-def mentions(view: GameView) -> dict[Player, str]:
-    """Both players as mentions, by colour (for message text)."""
-    return {Player.PINK: mention(view.pink_id), Player.BLUE: mention(view.blue_id)}
+def mentions(view: GameView, locale: str = SOURCE) -> dict[Player, str]:
+    """Both players as mentions, by colour (for message text in ``locale``)."""
+    return {Player.PINK: mention(view.pink_id, locale), Player.BLUE: mention(view.blue_id, locale)}
 
 
 def clock_left(view: GameView) -> timedelta | None:
@@ -532,9 +533,9 @@ async def picture_file(
     """The game's picture as a file to attach, rendered off the event loop (``preview``: what
     that stop would do, see ``bot.pictures.game_png``), its header in ``locale`` (default: the
     server's); in the picture worker processes."""
-    names = await picture_names(bot, view)
     if locale is None:
         locale = await game_locale(bot, view.guild_id)
+    names = await picture_names(bot, view, locale)
     times = view.times_left(bot.service.now()) if view.is_running else None
     png = await PICTURES.png(
         view.game,
@@ -551,7 +552,7 @@ async def picture_file(
 
 async def replay_file(bot: GameBot, view: GameView, locale: str = SOURCE) -> discord.File:
     """The game's animated replay as a file to attach, rendered in a picture worker."""
-    names = await picture_names(bot, view)
+    names = await picture_names(bot, view, locale)
     gif = await PICTURES.gif(view.game, names, words=words(locale))
     return discord.File(io.BytesIO(gif), filename=f"dots-{view.game_id}.gif")
 
@@ -559,7 +560,7 @@ async def replay_file(bot: GameBot, view: GameView, locale: str = SOURCE) -> dis
 def status_text(view: GameView, *, headline: str = "", locale: str = SOURCE) -> str:
     """The message under a picture: what happened, scores, whose turn and the time left."""
     game = view.game
-    names = mentions(view)
+    names = mentions(view, locale)
     left = text.time_left(view.deadline, utc_now(), locale=locale) if view.is_running else ""
     lines = [translate(locale, _("**Game #{game_id}**", game_id=view.game_id))]
     if headline:
@@ -591,7 +592,9 @@ async def outcome_message(
     nobody = translate(locale, N_("Nobody moved in time."))
     if outcome.aborted:
         return status_text(view, headline=nobody, locale=locale), []
-    headline = text.action_line(view.game, mentions(view), locale=locale) if outcome.action else ""
+    headline = (
+        text.action_line(view.game, mentions(view, locale), locale=locale) if outcome.action else ""
+    )
     if earlier:
         headline = f"{earlier}\n{headline}" if headline else earlier
     content = status_text(view, headline=with_stickers(headline, outcome, locale), locale=locale)
@@ -605,7 +608,7 @@ async def outcome_message(
 def rating_line(outcome: MoveOutcome, locale: str = SOURCE) -> str:
     """The rating changes at the end of a rated game, on a line of their own (or nothing)."""
     changes = [
-        (mention(change.user_id), change.before, change.after, change.provisional)
+        (mention(change.user_id, locale), change.before, change.after, change.provisional)
         for change in outcome.rating_changes
     ]
     if not changes:
@@ -621,7 +624,9 @@ def minimal_message(outcome: MoveOutcome, locale: str = SOURCE) -> str:
     if outcome.aborted:
         nobody = translate(locale, N_("Nobody moved in time."))
         return status_text(view, headline=nobody, locale=locale)
-    headline = text.action_line(view.game, mentions(view), locale=locale) if outcome.action else ""
+    headline = (
+        text.action_line(view.game, mentions(view, locale), locale=locale) if outcome.action else ""
+    )
     headline = with_stickers(headline, outcome, locale)
     extra = rating_line(outcome, locale) if outcome.is_over else ""
     return status_text(view, headline=headline, locale=locale) + extra
@@ -632,7 +637,7 @@ def with_stickers(headline: str, outcome: MoveOutcome, locale: str = SOURCE) -> 
     Trap"`` (the first of its kind for that player) or ``"<@1>: Sticker: Trap"``."""
     lines = [headline] if headline else []
     lines += [
-        f"{mention(news.user_id)}: "
+        f"{mention(news.user_id, locale)}: "
         + new_sticker_line(news.sticker, first_ever=news.first_ever, locale=locale)
         for news in outcome.stickers
     ]

@@ -99,7 +99,7 @@ class Computer(commands.Cog):
         locale = await game_locale(self.bot, view.guild_id)
         took = _(
             "{user} takes back {point} and the computer's reply {reply}.",
-            user=mention(interaction.user.id),
+            user=mention(interaction.user.id, locale),
             point=points[0],
             reply=points[1],
         )

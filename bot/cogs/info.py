@@ -254,7 +254,7 @@ class Info(commands.Cog):
         )
         locale = await public_locale(interaction)
         lines = [
-            f"{row.rank}. {mention(row.user_id)} **{round(row.rating)}**"
+            f"{row.rank}. {mention(row.user_id, locale)} **{round(row.rating)}**"
             f"{'?' if row.provisional else ''}: "
             + text.record_line(
                 games=row.games, wins=row.wins, losses=row.losses, draws=row.draws, locale=locale
@@ -339,7 +339,7 @@ class Info(commands.Cog):
                 outcome=OUTCOMES.get(e.outcome, e.outcome),
                 score=e.score,
                 opponent_score=e.opponent_score,
-                opponent=mention(e.opponent_id),
+                opponent=mention(e.opponent_id, locale),
                 colour=text.label(e.colour, locale),
                 size=size,
                 reason=reason,
@@ -376,11 +376,12 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True, ephemeral=True)
         bot = bot_of(interaction)
         service = bot.service
-        names = await picture_names(bot, view)
+        locale = await game_locale(bot, view.guild_id)
+        names = await picture_names(bot, view, locale)
         record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE]).encode()
         gif = None if view.is_running else await service.stored_replay(game_id=view.game_id)
         if gif is None:
-            header = words(await game_locale(bot, view.guild_id))
+            header = words(locale)
             gif = await self.replays.render(view.game_id, view.game, names, header)
             if not view.is_running:
                 await service.store_replay(game_id=view.game_id, gif=gif)
@@ -443,7 +444,7 @@ def month_embed(table: MonthTable, locale: str = SOURCE) -> discord.Embed:
             _(
                 "{rank}. {player} {points}: {record}, {gained} rating",
                 rank=row.rank,
-                player=mention(row.user_id),
+                player=mention(row.user_id, locale),
                 points=points_phrase(row.points, locale, bold=True),
                 record=text.record_line(
                     games=row.games,

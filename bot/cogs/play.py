@@ -63,7 +63,7 @@ async def game_choices(
         locale = user_locale(interaction)
         mine = view.to_move_id == interaction.user.id
         turn = translate(locale, N_("your turn") if mine else N_("their turn"))
-        name = await display_name(bot_of(interaction), opponent)
+        name = await display_name(bot_of(interaction), opponent, locale)
         label = translate(
             locale, _("#{game_id} vs {name} ({turn})", game_id=view.game_id, name=name, turn=turn)
         )
@@ -234,7 +234,7 @@ class Play(commands.Cog):
             turn = translate(
                 locale, N_("your turn") if view.to_move is colour else N_("their turn")
             )
-            other = mentions(view)[colour.opponent]
+            other = mentions(view, locale)[colour.opponent]
             line = _(
                 "#{game_id} vs {other}, you are {colour}, {turn}, {scores}: {url}",
                 game_id=view.game_id,

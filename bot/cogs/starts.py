@@ -51,8 +51,8 @@ async def open_game_thread(
     started the game, if known (else the interaction's response, or, without an interaction,
     a new message in the game's channel). None when Discord refuses, and the game is then
     played in the channel it was started in."""
-    names = await picture_names(bot, view)
     locale = await game_locale(bot, view.guild_id)
+    names = await picture_names(bot, view, locale)
     name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE], locale)
     settings = await bot.service.guild_settings(guild_id=view.guild_id)
     channel = interaction.channel if interaction else bot.get_channel(view.channel_id)

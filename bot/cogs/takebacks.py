@@ -50,8 +50,8 @@ def request_text(request: TakebackRequest, locale: str = SOURCE) -> str:
     question = _(
         "{opponent}, {asker} asks to take back {point} in game #{game_id}. Accept or decline: "
         "the request ends with your move or in 5 minutes.",
-        opponent=mention(request.opponent_id),
-        asker=mention(request.asker_id),
+        opponent=mention(request.opponent_id, locale),
+        asker=mention(request.asker_id, locale),
         point=request.point,
         game_id=request.game_id,
     )
@@ -70,7 +70,7 @@ def asked_text(view: GameView, locale: str = SOURCE) -> str:
 
 def answered_text(request: TakebackRequest, *, accepted: bool, locale: str = SOURCE) -> str:
     """What the request's message says once answered."""
-    asker, opponent = mention(request.asker_id), mention(request.opponent_id)
+    asker, opponent = mention(request.asker_id, locale), mention(request.opponent_id, locale)
     if accepted:
         said = _(
             "{opponent} accepted: {asker} takes back {point}.",
@@ -91,9 +91,9 @@ def taken_back_headline(request: TakebackRequest, locale: str = SOURCE) -> str:
     """The headline of the picture after an accepted takeback."""
     took = _(
         "{asker} took back {point} (accepted by {opponent}); their clock starts again.",
-        asker=mention(request.asker_id),
+        asker=mention(request.asker_id, locale),
         point=request.point,
-        opponent=mention(request.opponent_id),
+        opponent=mention(request.opponent_id, locale),
     )
     return translate(locale, took)
 

@@ -7,6 +7,8 @@ import io
 import json
 import string
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import discord
 import pytest
@@ -15,9 +17,10 @@ from babel.messages.pofile import read_po
 from PIL import Image, ImageChops
 
 from bot import text
+from bot.cogs.common import GameBot, mention, mentions, picture_names
 from bot.cogs.info import HELP, rule_examples
 from bot.cogs.translator import command_text, is_language_neutral
-from bot.games import IllegalMove, NoSuchGame
+from bot.games import GameView, IllegalMove, NoSuchGame, computer_id
 from bot.i18n import (
     LOCALES,
     TRANSLATED,
@@ -180,6 +183,28 @@ def test_the_shared_sentences_speak_each_language() -> None:
         "5 партий: побед 3"
     )
     assert text.format_duration(text.CLOCK_CHOICES["1 day"] * 3, locale="pl") == "3 dni"
+
+
+async def test_the_computer_and_the_starts_are_named_in_the_readers_language() -> None:
+    hard = computer_id("hard")
+    view = SimpleNamespace(pink_id=7, blue_id=hard)
+    names = await picture_names(cast("GameBot", SimpleNamespace(names={7: "ann"})), view, "ru")
+    assert names == {Player.PINK: "ann", Player.BLUE: "Компьютер (сложный)"}
+    assert mention(hard, "pl") == "Komputer (trudny)" and mention(7, "pl") == "<@7>"
+    assert mentions(cast("GameView", view), "uk")[Player.BLUE] == "Комп'ютер (складний)"
+    described = text.describe_options(
+        width=10,
+        height=10,
+        rules="standard",
+        start="double-cross",
+        clock=None,
+        rated=True,
+        locale="ru",
+    )
+    assert "начало: двойной крест" in described
+    assert "start: krzyż" in text.describe_local_game(
+        Game(10, 10, start="cross"), opponent="x", locale="pl"
+    )
 
 
 def test_the_pictures_header_is_drawn_in_the_readers_language() -> None:

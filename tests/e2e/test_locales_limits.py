@@ -22,7 +22,7 @@ import pytest
 from ai import Decision
 from bot.cogs.info import HELP
 from bot.cogs.posts import ELLIPSIS
-from bot.games import GameOptions
+from bot.games import GameOptions, computer_name
 from bot.i18n import N_, translate
 from bot.text import RULES_SUMMARY
 from engine import Point
@@ -234,9 +234,12 @@ async def test_the_computer_playing_on_alone_fits(
     shown = "\n".join(m.text() for m in fake.posted(thread))
     assert words_of(locale, "{name} plays on alone: {dots}.") in shown
     assert "A31" in shown and f"{ELLIPSIS} " in shown  # the run is listed, cut to fit
-    # Its tail ("… and N more", posts.fit_list) is still English in every language: that
-    # string is being moved into the catalogues elsewhere; the rest of the post is checked.
+    assert words_of(locale, "… and {n} more") in shown  # and summed up in the language
     assert in_language(shown, locale)
+    # The computer is named in the server's language: in the thread's name and the posts.
+    ((computer,),) = query(db, "SELECT blue_id FROM games")
+    assert computer_name(computer, locale) in thread.name
+    assert computer_name(computer, locale) in shown
     assert len(thread.name) <= 100
     assert_all_fit(fake, caplog)
 
