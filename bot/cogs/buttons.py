@@ -103,9 +103,15 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     ) -> Self:
         """Rebuild the item from its custom id (never raising: discord.py would log it and
         leave the click unanswered): an item with a forged key is marked ``forged`` and its
-        click refused."""
+        click refused. The template's other groups are numbers (e.g. the position a button
+        was made for), passed to the constructor by name (None when the group is absent)."""
         key = cls.parse_key(match["key"])
-        item = cls(match["action"], cls.NO_KEY if key is None else key)
+        numbers = {
+            name: None if value is None else int(value)
+            for name, value in match.groupdict().items()
+            if name not in {"action", "key"}
+        }
+        item = cls(match["action"], cls.NO_KEY if key is None else key, **numbers)
         item.forged = key is None
         return item
 
@@ -201,27 +207,6 @@ class ConfirmButton(
         self.moves = moves
         self.shown = shown
         super().__init__(action, key, **options)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button, with the position and instant it was shown for (a forged key
-        is marked ``forged``, as in ``PersistentItem.from_custom_id``)."""
-        moves, shown = match["moves"], match["shown"]
-        key = cls.parse_key(match["key"])
-        item = cls(
-            match["action"],
-            cls.NO_KEY if key is None else key,
-            moves=None if moves is None else int(moves),
-            shown=None if shown is None else int(shown),
-        )
-        item.forged = key is None
-        return item
 
     def component(
         self, *, label: str = "", locale: str = SOURCE, **options: Any

@@ -9,8 +9,7 @@ the opponent moved (or the request expired) is refused privately and changes not
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -131,27 +130,6 @@ class TakebackButton(
         self.moves = moves
         self.asked = asked
         super().__init__(action, key, **options)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button with the position it was asked for (a forged key is marked
-        ``forged``, as in ``PersistentItem.from_custom_id``)."""
-        key = cls.parse_key(match["key"])
-        asked = None if match["asked"] is None else int(match["asked"])
-        made = cls(
-            match["action"],
-            cls.NO_KEY if key is None else key,
-            moves=int(match["moves"]),
-            asked=asked,
-        )
-        made.forged = key is None
-        return made
 
     def component(
         self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
