@@ -86,7 +86,7 @@ class Database:
         its folder; WAL, ``synchronous=NORMAL``, foreign keys and a busy timeout)."""
         if is_postgres(target):
             assert isinstance(target, str)
-            engine = create_async_engine(postgres_url(target), pool_size=8, max_overflow=8)
+            engine = create_async_engine(postgres_url(target), pool_size=16, max_overflow=0)
             return cls(engine)
         memory = str(target) == ":memory:"
         if not memory:
