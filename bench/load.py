@@ -182,10 +182,13 @@ async def play(
     assert table.thread is not None
     players = (table.pink, table.blue)
     await asyncio.sleep(delay)
-    for n, point in enumerate(table.points):
+    for point in table.points:
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))
-        handle = await fake.slash(players[n % 2], "move", channel=table.thread, point=point)
+        # Whoever is to move: Pink after an even number of moves (a burst's move follows
+        # the saturated phase's).
+        mover = players[len(table.sent) % 2]
+        handle = await fake.slash(mover, "move", channel=table.thread, point=point)
         table.sent.append(point)
         table.handles.append(handle)
         try:
