@@ -61,6 +61,11 @@ MAX_ID = 2**63 - 1
 # Work that answers within this time is answered directly (a refusal then is private from the
 # start); slower work gets a deferral first, well within Discord's 3 seconds.
 ANSWER_BUDGET = 0.25
+# More interactions than this handled at once and the bot is busy: each is deferred first,
+# before any work, so that its first answer is not queued behind the others' work.
+BUSY_HANDLERS = 8
+# Discord's error code for an interaction whose 3 seconds (or 15 minutes) ran out.
+UNKNOWN_INTERACTION = 10062
 # How long closing waits for the interactions being handled (seconds); then they are cancelled.
 HANDLER_WAIT = 5.0
 # The refusal of an interaction that arrives while the bot is closing.
@@ -122,6 +127,7 @@ class GameBot(commands.Bot):
         # admin chose for it (None: none chosen; loaded once), each user's last seen one.
         self.guild_locales: dict[int, str] = {}
         self.chosen_locales: dict[int, str | None] = {}
+        self.locale_loads: dict[int, asyncio.Future[str | None]] = {}
         self.user_locales: dict[int, str] = {}
         # The tasks handling interactions (see ``admit``); True once the bot is closing.
         self.closing = False
@@ -131,6 +137,11 @@ class GameBot(commands.Bot):
     def service(self) -> GameService:
         """The game service."""
         raise NotImplementedError
+
+    @property
+    def busy(self) -> bool:
+        """Whether more than ``BUSY_HANDLERS`` interactions are being handled (see ``in_time``)."""
+        return len(self._handlers) > BUSY_HANDLERS
 
     def admit(self) -> bool:
         """Whether the bot takes the interaction the current task handles: False once it is
@@ -198,7 +209,14 @@ async def game_locale(bot: GameBot, guild_id: int | None) -> str:
     if guild_id is None:
         return SOURCE
     if guild_id not in bot.chosen_locales:
-        bot.chosen_locales[guild_id] = await bot.service.guild_locale(guild_id=guild_id)
+        # One read of the database for all who ask at once (a burst in a server not seen yet).
+        load = bot.locale_loads.get(guild_id)
+        if load is None:
+            load = asyncio.ensure_future(bot.service.guild_locale(guild_id=guild_id))
+            bot.locale_loads[guild_id] = load
+            load.add_done_callback(lambda _: bot.locale_loads.pop(guild_id, None))
+        stored = await asyncio.shield(load)
+        bot.chosen_locales.setdefault(guild_id, stored)  # an admin's choice meanwhile wins
     chosen = bot.chosen_locales[guild_id]
     if chosen is not None:
         return chosen
@@ -273,16 +291,17 @@ async def in_time(
     update: bool = False,
 ) -> tuple[T, bool | None]:
     """Run ``work`` (a service call that may wait in a queue), deferring the interaction (see
-    ``defer``) if it is not done within ``ANSWER_BUDGET``. Its result, and None when it was
-    done in time (nothing is sent yet: answer directly), True when the interaction was
-    deferred, False when it expired (show the work elsewhere).
+    ``defer``) if it is not done within ``ANSWER_BUDGET`` (at once when the bot is ``busy``).
+    Its result, and None when it was done in time (nothing is sent yet: answer directly),
+    True when the interaction was deferred, False when it expired (show the work elsewhere).
 
     Raises:
         whatever ``work`` raises: before any deferral, or after it (``refuse`` then clears a
         public deferral so the refusal stays private).
     """
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
+    budget = 0 if bot_of(interaction).busy else ANSWER_BUDGET
+    done, _ = await asyncio.wait({task}, timeout=budget)
     if done:
         return task.result(), None
     deferred = await defer(interaction, ephemeral=ephemeral, update=update)
@@ -316,10 +335,16 @@ async def update_clicked(
     """Edit the message whose button was clicked, as ``in_time`` left the interaction: the
     click's answer (None), an edit of the deferral (True) or of the message itself (False)."""
     if deferred is None:
-        await edit(interaction, content, **fields)
+        try:
+            await edit(interaction, content, **fields)
+            return
+        except discord.NotFound:
+            # Its 3 seconds ran out while the work was done: the message is edited directly.
+            log.warning("interaction %s expired before it was answered", interaction.id)
     elif deferred:
         await edit_original(interaction, content, **fields)
-    elif interaction.message is not None:
+        return
+    if interaction.message is not None:
         await edit_message(interaction.message, content, **fields)
 
 
@@ -345,11 +370,17 @@ async def post_answer(
     deferral's follow-up (True) or, when the interaction expired (False), a post in its
     channel. The message (to open a thread from), when Discord says which."""
     if deferred is None:
-        response = await answer(interaction, content, **fields)
-        resource = response.resource
-        if isinstance(resource, discord.Message):
-            return resource
-        return await interaction.original_response()
+        try:
+            response = await answer(interaction, content, **fields)
+        except discord.NotFound:
+            # Its 3 seconds ran out while the work was done: the work is shown all the same.
+            log.warning("interaction %s expired before it was answered", interaction.id)
+            deferred = False
+        else:
+            resource = response.resource
+            if isinstance(resource, discord.Message):
+                return resource
+            return await interaction.original_response()
     if interaction.channel_id is None:
         return None
     bot = bot_of(interaction)
@@ -401,6 +432,9 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         await refuse(interaction, text.engine_message(error))
     elif isinstance(error, discord.Forbidden):
         await refuse(interaction, N_("I am not allowed to do that here (missing permissions)."))
+    elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # Discord's 3 seconds ran out (the bot was busy): no answer can be sent any more.
+        log.warning("interaction %s expired before it was answered", interaction.id)
     else:
         log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
         await refuse(interaction, N_("Sorry, something went wrong on my side. It has been logged."))

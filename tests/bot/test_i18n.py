@@ -3,6 +3,7 @@ translated slash commands within Discord's limits, and the sentences rendered pe
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import string
@@ -17,7 +18,7 @@ from babel.messages.pofile import read_po
 from PIL import Image, ImageChops
 
 from bot import text
-from bot.cogs.common import GameBot, mention, mentions, picture_names
+from bot.cogs.common import GameBot, game_locale, mention, mentions, picture_names
 from bot.cogs.info import HELP, rule_examples
 from bot.cogs.translator import command_text, is_language_neutral
 from bot.games import GameView, IllegalMove, NoSuchGame, computer_id
@@ -278,3 +279,23 @@ def test_the_longest_texts_fit_discords_limits_in_every_language(locale: str) ->
     assert len(rules) + 2 + len(captions) + 40 <= 2000, locale
     assert len(translate(locale, HELP)) <= 2000, locale
     assert len(translate(locale, text.TOKEN_HELP)) <= 2000, locale
+
+
+async def test_a_burst_in_a_new_server_reads_its_chosen_language_once() -> None:
+    reads: list[int] = []
+
+    async def guild_locale(*, guild_id: int) -> str | None:
+        reads.append(guild_id)
+        await asyncio.sleep(0.01)
+        return "pl"
+
+    bot = SimpleNamespace(
+        chosen_locales={},
+        locale_loads={},
+        guild_locales={},
+        service=SimpleNamespace(guild_locale=guild_locale),
+    )
+    shown = await asyncio.gather(*(game_locale(cast("GameBot", bot), 5) for _ in range(50)))
+    assert shown == ["pl"] * 50 and reads == [5]
+    assert bot.locale_loads == {}  # nothing left behind: a later failure would read again
+    assert await game_locale(cast("GameBot", bot), 5) == "pl" and reads == [5]

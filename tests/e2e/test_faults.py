@@ -5,11 +5,13 @@ stands)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
 import pytest
 
+from bot.cogs.common import BUSY_HANDLERS
 from tests.e2e.helpers import actions, bot_on, make_server, query, start_game
 from tests.fakediscord.faults import CALLBACK, CHANNEL_MESSAGES, FOLLOWUP
 from tests.fakediscord.fixtures import fake_discord
@@ -217,3 +219,48 @@ async def test_double_submits_count_once(
         assert actions(db, game_id) == [("dot", 1, point)]
         await played[0].reply()
     assert errors(caplog) == []
+
+
+async def test_a_challenge_answered_too_late_is_posted_in_its_channel(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The challenge is stored in time, but its answer reaches Discord after the 3 seconds
+    (10062): it is posted in the channel instead, with its buttons, and can be accepted (it
+    was stored but shown nowhere, and blocked a new challenge between the two)."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        fault = fake.fail_next("POST", CALLBACK, status=404, code=10062)
+        await fake.slash(s.alice, "challenge", channel=s.general, opponent=s.bob)
+        posted = await fake.wait_until(
+            lambda: next((m for m in fake.posted(s.general) if m.custom_ids()), None), timeout=5
+        )
+        assert fault.fired == 1
+        assert "challenges" in posted.content and s.bob.mention in posted.content
+        accept = next(c for c in posted.custom_ids() if c.startswith("dots:challenge:accept:"))
+        await fake.click(s.bob, posted, accept)
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM games") == [(1,)])
+    assert errors(caplog) == []
+
+
+async def test_a_busy_bot_defers_at_once_even_quick_work(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """With more interactions under way than BUSY_HANDLERS, a quick command is deferred
+    before its work (its first answer must not queue behind the others' work); otherwise it
+    is answered directly."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db) as bot:
+        quiet = await fake.slash(s.alice, "challenge", channel=s.general, opponent=s.bob)
+        assert (await quiet.response()).name == "message"
+        others = {asyncio.get_running_loop().create_future() for _ in range(BUSY_HANDLERS + 1)}
+        bot._handlers |= others
+        try:
+            busy = await fake.slash(s.carol, "challenge", channel=s.general, opponent=s.bob)
+            assert (await busy.response()).name == "deferred message"
+            assert s.bob.mention in (await busy.reply()).content
+        finally:
+            bot._handlers -= others
