@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -131,10 +133,27 @@ def setup_logging(settings: Settings) -> None:
     redact_handlers(logging.getLogger(), secrets=[settings.token])
 
 
+def stop_on_sigterm(bot: commands.Bot) -> None:
+    """Close the bot as Ctrl-C does when the system stops it (SIGTERM: systemd, Docker, a
+    process manager): the interactions under way finish and the posts owed go out before
+    the database closes. Where signals cannot be handled (Windows) it is killed as before."""
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []  # the task, kept until it is done
+
+    def stop() -> None:
+        if not stopping:
+            log.info("SIGTERM: stopping")
+            stopping.append(loop.create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGTERM, stop)
+
+
 async def serve(settings: Settings, *, bot: commands.Bot | None = None) -> int:
     """Connect and run the bot until it is closed; the exit status, with one clear log line
     (never a traceback, never the token) for each way starting can fail."""
     bot = bot if bot is not None else create_bot(settings)
+    stop_on_sigterm(bot)
     try:
         async with bot:
             await bot.start(settings.token)

@@ -515,11 +515,14 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
         else:
             await announce(bot, outcome)
             placed = outcome.placement.point.name if outcome.placement else point
-            await follow_up(
-                interaction,
-                f"Played {placed} in game #{view.game_id}: {jump_url(view)}",
-                ephemeral=True,
+            played = _(
+                "Played {point} in game #{game_id}: {url}",
+                point=placed,
+                game_id=view.game_id,
+                url=jump_url(view),
             )
+            locale = user_locale(interaction)
+            await follow_up(interaction, translate(locale, played), ephemeral=True)
 
 
 def check_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
