@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -25,6 +26,7 @@ from tests.e2e.helpers import (
     quiet,
     start_game,
 )
+from tests.e2e.shard_worker import BotProcess
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 
@@ -180,3 +182,32 @@ async def test_closing_finishes_the_interactions_under_way_and_refuses_new_ones(
         await asyncio.wait_for(closing, 10)
     assert actions(db, game.game_id) == [("dot", 1, "E5")]
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+
+
+async def test_sigterm_stops_the_bot_process_cleanly(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A real `dots-bot` process told to stop by the system (SIGTERM: systemd, Docker) closes
+    as Ctrl-C does: it exits with 0 and no traceback, the move it acknowledged is stored, and
+    the next start plays on."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    process = BotProcess(fake, db, tmp_path)
+    await process.start()
+    try:
+        await fake.wait_until(lambda: fake.global_commands, timeout=30, poll=0.05)
+        game = await start_game(s, s.alice, s.bob)
+        reply = await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
+        assert "plays E5" in reply.content
+        assert process.proc is not None
+        process.proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(process.proc.wait, 30) == 0
+        log = process.read_log()
+        assert "SIGTERM: stopping" in log and "Traceback" not in log, log[-2000:]
+        assert actions(db, game.game_id) == [("dot", 1, "E5")]
+        await process.start()
+        more = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
+        assert "plays F5" in more.content
+    finally:
+        process.stop()
