@@ -235,7 +235,7 @@ class ChallengeCases(ServiceCore):
         self._clock_changed(ClockChange(None, challenge_id, None))
         async with self._lock(stored.game_id):
             live = Live(stored, convert.rebuild(stored, []))
-            self._remember(live)
+            self._remember(live, new=True)
             self._game_clock(stored)
             return convert.game_view(stored, live.game)
 
@@ -288,7 +288,7 @@ class ChallengeCases(ServiceCore):
             stored = await self.store.create_game(row)
         async with self._lock(stored.game_id):
             live = Live(stored, convert.rebuild(stored, []))
-            self._remember(live)
+            self._remember(live, new=True)
             self._game_clock(stored)
             return convert.game_view(stored, live.game)
 

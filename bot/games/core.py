@@ -195,8 +195,9 @@ class ServiceCore:
         self._remember(live)
         return live
 
-    def _remember(self, live: Live) -> None:
-        """Cache a running game, dropping the least recently used beyond ``max_cached``.
+    def _remember(self, live: Live, *, new: bool = False) -> None:
+        """Cache a running game, dropping the least recently used beyond ``max_cached``;
+        ``new``: a game just started, with no history to read (see ``StickerCases``).
 
         Dropping is safe at any moment: every use of a game happens under its lock and
         rebuilds it from the database (committed before any lock is released) when missing.

@@ -187,7 +187,7 @@ class RematchCases(ComputerCases, QueryCases):
         )
         async with self._lock(stored.game_id):
             live = Live(stored, convert.rebuild(stored, []))
-            self._remember(live)
+            self._remember(live, new=True)
             self._game_clock(stored)
             view = convert.game_view(stored, live.game)
             if is_computer(view.to_move_id):

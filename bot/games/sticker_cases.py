@@ -84,6 +84,18 @@ class StickerCases(PlayCases):
         # By game id, least recently used first; bounded like the cache of running games.
         self._known: OrderedDict[int, _Known] = OrderedDict()
 
+    def _remember(self, live: Live, *, new: bool = False) -> None:
+        """A game just started has earned nothing: its first move needs no read."""
+        super()._remember(live, new=new)
+        if new:
+            self._know(live.row.game_id, _Known(live.game, len(live.game.actions), []))
+
+    def _know(self, game_id: int, known: _Known) -> None:
+        self._known[game_id] = known
+        self._known.move_to_end(game_id)
+        while len(self._known) > self.max_cached:
+            self._known.popitem(last=False)
+
     async def _stickers_earned(
         self, live: Live, *, at: float
     ) -> tuple[list[StickerRow], tuple[StickerNews, ...]]:
@@ -109,10 +121,7 @@ class StickerCases(PlayCases):
             self._known.pop(row.game_id, None)
         else:
             new = stickers_of_last_action(game, players, earlier)
-            self._known[row.game_id] = _Known(game, last + 1, [*earlier, *new])
-            self._known.move_to_end(row.game_id)
-            while len(self._known) > self.max_cached:
-                self._known.popitem(last=False)
+            self._know(row.game_id, _Known(game, last + 1, [*earlier, *new]))
         if not new:
             return [], ()
         rows = [

@@ -382,6 +382,25 @@ async def test_the_book_and_a_game_s_stickers_survive_a_restart(
         await second.close()
 
 
+async def test_a_new_game_reads_no_stickers_and_a_rebuilt_one_reads_them_once(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[int] = []
+    game_stickers = service.store.game_stickers
+
+    async def counted(game_id: int) -> Any:
+        reads.append(game_id)
+        return await game_stickers(game_id)
+
+    monkeypatch.setattr(service.store, "game_stickers", counted)
+    view = await new_game(service, options=BIG)
+    outcomes = await play(service, view, ALTERNATE_CAPTURE)
+    assert reads == [] and outcomes[-1].stickers  # earned, without reading the game's stickers
+    service._cache.clear()
+    await play(service, await service.game(view.game_id), "J5 J6")
+    assert reads == [view.game_id]
+
+
 async def test_game_level_stickers_at_the_end_for_both_friends(service: GameService) -> None:
     view = await new_game(service, options=GameOptions(width=39, height=32))
     await play(service, view, "T16 U16")
