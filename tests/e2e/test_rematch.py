@@ -186,6 +186,8 @@ async def test_refusals_a_bystander_a_second_click_and_a_click_after_the_offer_e
         await fake.wait_until(lambda: "expired" in offer.content, timeout=10, poll=None)
         assert "rematch offer" in offer.content
         assert all(button["disabled"] for button in offer.buttons())
+        # The expiry's post is delivered: its outbox row goes just after the edit.
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
         before = snapshot(db)
         late = await (await fake.click(server.bob, result, rematch)).reply()
         assert late.is_ephemeral and "has expired" in late.content
