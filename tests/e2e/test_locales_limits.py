@@ -220,13 +220,14 @@ async def test_the_computer_playing_on_alone_fits(
         await fake.wait_until(
             lambda: query(db, "SELECT status FROM games")[0][0] != "running", timeout=30
         )
-        # The result (with its Rematch button) comes last.
+        # The result (with its Rematch button) comes last, after the replay GIF of 600 dots on
+        # 39x32 is rendered (seconds alone; it once took over 40 s on the loaded 2-core box).
         await fake.wait_until(
             lambda: (
                 any("rematch" in c for m in fake.posted(thread) for c in m.custom_ids())
                 or refused_by_discord(fake)
             ),
-            timeout=40,
+            timeout=120,
         )
         await quiet(db)
     # alice's dot and the computer's, alice ends, the computer's 299 dots alone, its end.
