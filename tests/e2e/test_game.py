@@ -450,10 +450,9 @@ async def test_decline_and_withdraw_close_a_challenge_and_disable_its_buttons(
             click = await fake.click(right, challenge, custom_id)
             assert (await click.response()).name in {"update message", "deferred update"}
             await fake.wait_until(
-                lambda: (
-                    says in challenge.content  # noqa: B023 (awaited in this iteration)
-                    and all(button["disabled"] for button in challenge.buttons())
-                ),  # noqa: B023
+                lambda shown=challenge, closed=says: (
+                    closed in shown.content and all(b["disabled"] for b in shown.buttons())
+                ),
                 poll=None,
             )
         assert query(db, "SELECT status FROM challenges ORDER BY challenge_id") == [
