@@ -37,7 +37,7 @@ class DotsTree(app_commands.CommandTree[Any]):
     """The command tree with one error handler: nothing a player does shows a traceback."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """Refuse a command while the bot is closing (see ``DotsBot.admit``), and a server's
+        """Refuse a command while the bot is closing (see ``GameBot.admit``), and a server's
         command sent from a direct message (Discord's client does not offer it there, but
         nothing stops a forged one)."""
         if not interaction.client.admit():
