@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from bot.games.computer import COMPUTER_NAMES
 from bot.games.game_clock import ClockState, GameClock, describe_left
+from bot.games.models import GameOptions
 from bot.i18n import (
     N_,
     REASONS,
@@ -196,6 +197,22 @@ def describe_options(
             translate(locale, N_("takebacks allowed") if takebacks else N_("no takebacks"))
         )
     return ", ".join(parts)
+
+
+def describe_game_options(options: GameOptions, locale: str = SOURCE) -> str:
+    """``describe_options`` of the options a game is asked for (a challenge, a rematch),
+    with its game clock and takebacks."""
+    return describe_options(
+        width=options.width,
+        height=options.height,
+        rules=options.rules,
+        start=options.start,
+        clock=options.clock,
+        rated=options.rated,
+        game_clock=options.game_clock,
+        takebacks=options.allows_takebacks,
+        locale=locale,
+    )
 
 
 # -- takebacks and game clocks ---

@@ -276,17 +276,7 @@ def challenge_text(challenge: Challenge, clock: str, locale: str = SOURCE) -> st
     options = challenge.options
     default = translate(locale, N_("server's default clock"))
     a_move = translate(locale, _("{clock} a move", clock=clock))
-    settings = text.describe_options(
-        width=options.width,
-        height=options.height,
-        rules=options.rules,
-        start=options.start,
-        clock=options.clock,
-        rated=options.rated,
-        game_clock=options.game_clock,
-        takebacks=options.allows_takebacks,
-        locale=locale,
-    ).replace(default, a_move)
+    settings = text.describe_game_options(options, locale).replace(default, a_move)
     colour = translate(locale, COLOURS.get(options.colour, Colour(options.colour).description))
     if challenge.opponent_id is None:
         message = _(

@@ -41,16 +41,7 @@ log = logging.getLogger(__name__)
 def settings_text(options_of: Challenge | GameView, locale: str = SOURCE) -> str:
     """The settings of a rematch in one line (the game's own clock, never a default)."""
     if isinstance(options_of, Challenge):
-        o = options_of.options
-        return text.describe_options(
-            width=o.width,
-            height=o.height,
-            rules=o.rules,
-            start=o.start,
-            clock=o.clock,
-            rated=o.rated,
-            locale=locale,
-        )
+        return text.describe_game_options(options_of.options, locale)
     game = options_of.game
     return text.describe_options(
         width=game.width,
@@ -59,6 +50,8 @@ def settings_text(options_of: Challenge | GameView, locale: str = SOURCE) -> str
         start=game.start,
         clock=options_of.clock,
         rated=options_of.rated,
+        game_clock=options_of.game_clock,
+        takebacks=options_of.takebacks,
         locale=locale,
     )
 

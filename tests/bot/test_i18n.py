@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 import string
+from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
@@ -21,7 +22,8 @@ from bot import text
 from bot.cogs.common import GameBot, game_locale, mention, mentions, picture_names
 from bot.cogs.info import HELP, rule_examples
 from bot.cogs.translator import command_text, is_language_neutral
-from bot.games import GameView, IllegalMove, NoSuchGame, computer_id
+from bot.games import GameOptions, GameView, IllegalMove, NoSuchGame, computer_id
+from bot.games.game_clock import GameClock
 from bot.i18n import (
     LOCALES,
     TRANSLATED,
@@ -299,3 +301,10 @@ async def test_a_burst_in_a_new_server_reads_its_chosen_language_once() -> None:
     assert shown == ["pl"] * 50 and reads == [5]
     assert bot.locale_loads == {}  # nothing left behind: a later failure would read again
     assert await game_locale(cast("GameBot", bot), 5) == "pl" and reads == [5]
+
+
+def test_a_challenge_or_rematch_shows_its_game_clock_and_takebacks() -> None:
+    clock = GameClock(timedelta(minutes=5), timedelta(seconds=5))
+    described = text.describe_game_options(GameOptions(game_clock=clock, rated=False), locale="en")
+    assert "game clock 5+5" in described and "takebacks allowed" in described
+    assert "server's default clock" not in described
