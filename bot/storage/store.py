@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from sqlalchemy import (
+    Column,
     ColumnElement,
     Insert,
     LargeBinary,
@@ -360,12 +361,14 @@ class Store:
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool:
         """Remember the message that shows a challenge; False if there is no such challenge."""
+        return await self._set_message(challenges.c.challenge_id, challenge_id, message_id)
+
+    async def _set_message(self, key: Column[int], value: int, message_id: int) -> bool:
+        """Set ``message_id`` in the row of ``key``'s table whose ``key`` is ``value``; False
+        if there is no such row."""
         async with self.db.transaction() as conn:
             done = await conn.execute(
-                update(challenges)
-                .where(challenges.c.challenge_id == challenge_id)
-                .values(message_id=message_id)
-                .returning(challenges.c.challenge_id)
+                update(key.table).where(key == value).values(message_id=message_id).returning(key)
             )
             return done.first() is not None
 
@@ -1255,14 +1258,7 @@ class Store:
 
     async def set_takeback_message(self, game_id: int, message_id: int) -> bool:
         """Remember the message that shows a game's takeback request; False if it has none."""
-        async with self.db.transaction() as conn:
-            done = await conn.execute(
-                update(takebacks)
-                .where(takebacks.c.game_id == game_id)
-                .values(message_id=message_id)
-                .returning(takebacks.c.game_id)
-            )
-            return done.first() is not None
+        return await self._set_message(takebacks.c.game_id, game_id, message_id)
 
     async def decline_takeback(self, game_id: int, *, moves: int) -> TakebackRow | None:
         """Mark the pending request for the position of ``moves`` actions declined; the row,
