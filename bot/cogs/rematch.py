@@ -40,20 +40,7 @@ log = logging.getLogger(__name__)
 
 def settings_text(options_of: Challenge | GameView, locale: str = SOURCE) -> str:
     """The settings of a rematch in one line (the game's own clock, never a default)."""
-    if isinstance(options_of, Challenge):
-        return text.describe_game_options(options_of.options, locale)
-    game = options_of.game
-    return text.describe_options(
-        width=game.width,
-        height=game.height,
-        rules=game.rules,
-        start=game.start,
-        clock=options_of.clock,
-        rated=options_of.rated,
-        game_clock=options_of.game_clock,
-        takebacks=options_of.takebacks,
-        locale=locale,
-    )
+    return text.describe_game_options(options_of.options, locale)
 
 
 def offer_text(challenge: Challenge, locale: str = SOURCE) -> str:

@@ -124,6 +124,21 @@ class GameView:
         return {player: self.clock_state.time_left(player, now) for player in Player}
 
     @property
+    def options(self) -> GameOptions:
+        """The options this game is played with (its colours are ``pink_id`` and ``blue_id``:
+        ``colour`` is left random)."""
+        return GameOptions(
+            width=self.game.width,
+            height=self.game.height,
+            rules=self.game.rules,
+            start=self.game.start,
+            clock=self.clock,
+            rated=self.rated,
+            game_clock=self.game_clock,
+            takebacks=self.takebacks,
+        )
+
+    @property
     def is_running(self) -> bool:
         """Whether the game is still being played."""
         return self.status == "running"

@@ -102,17 +102,7 @@ class RematchCases(ComputerCases, QueryCases):
             raise NoRematch(existing_message(existing, user_id=user_id, now=now))
         other = old.user_of(colour.opponent)
         mine = colour.opponent  # the colours swap
-        options = GameOptions(
-            width=old.game.width,
-            height=old.game.height,
-            rules=old.game.rules,
-            start=old.game.start,
-            clock=old.clock,
-            colour="pink" if mine is Player.PINK else "blue",
-            rated=old.rated,
-            game_clock=old.game_clock,
-            takebacks=old.takebacks,
-        )
+        options = replace(old.options, colour="pink" if mine is Player.PINK else "blue")
         row = ChallengeRow(
             challenge_id=0,
             guild_id=old.guild_id,
