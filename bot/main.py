@@ -136,14 +136,15 @@ def setup_logging(settings: Settings) -> None:
 def stop_on_sigterm(bot: commands.Bot) -> None:
     """Close the bot as Ctrl-C does when the system stops it (SIGTERM: systemd, Docker, a
     process manager): the interactions under way finish and the posts owed go out before
-    the database closes. Where signals cannot be handled (Windows) it is killed as before."""
+    the database closes. A second SIGTERM kills it as before, as does SIGTERM where signals
+    cannot be handled (Windows)."""
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []  # the task, kept until it is done
 
     def stop() -> None:
-        if not stopping:
-            log.info("SIGTERM: stopping")
-            stopping.append(loop.create_task(bot.close()))
+        log.info("SIGTERM: stopping (a second SIGTERM ends the process at once)")
+        loop.remove_signal_handler(signal.SIGTERM)
+        stopping.append(loop.create_task(bot.close()))
 
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGTERM, stop)
