@@ -11,6 +11,8 @@ frozen in bench/ai_baseline.py) and ``random`` (a uniformly random mover).
 (equal time for both sides: the issue's must-show is --pairs hard-old-hard --seconds 1).
 Targets: each stronger level wins at least 80%; the new hard beats old-hard at least 75%.
 Run: python bench/ai.py [--games N[,M]] [--workers W] [--size 10|39x32[,20]] [--seconds 1]
+       [--record FILE]   (each game as it ends, one JSON line; a rerun with the same FILE
+                          and settings plays only the games not in it, then prints all)
        [--pairs hard-old-hard,hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
        [--like hard2=hard --set hard2.reuse=0 --pairs hard-hard2]   (a level against a variant)
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import random
 import sys
 import time
@@ -51,6 +54,8 @@ class GameOutcome:
 
     strong: str
     weak: str
+    number: int
+    size: str
     winner: str | None
     score: str
     reason: str
@@ -116,6 +121,8 @@ def play(
     return GameOutcome(
         strong,
         weak,
+        number,
+        size,
         winner,
         f"{result.pink}-{result.blue}",
         result.reason,
@@ -164,6 +171,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="seconds a move, all sides")
     parser.add_argument("--speed-sizes", default="10x10,20x20,39x32", help="'' to skip")
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
+    parser.add_argument("--record", type=Path, help="a JSON line a game; a rerun resumes")
     parser.add_argument("--every", type=int, default=0, help="a table every N games")
     parser.add_argument("--set", action="append", default=[], help="level.field=value")
     parser.add_argument(
@@ -219,6 +227,12 @@ def main() -> None:
     games = dict(zip(sizes, counts, strict=True))
     started = time.perf_counter()
     outcomes: dict[tuple[str, str, str], list[GameOutcome]] = defaultdict(list)
+    settings = {"seed": args.seed, "seconds": args.seconds, "start": args.start, "set": args.set}
+    recorded = _recorded(args.record, settings) if args.record else {}
+    for outcome in recorded.values():
+        outcomes[(outcome.size, outcome.strong, outcome.weak)].append(outcome)
+    if recorded:
+        print(f"{len(recorded)} games read from {args.record}; playing the others", flush=True)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         # Game n of every size and pairing before game n + 1 of any (the sizes in the order
         # given: the longest games first keep the pool busy to the end): an interrupted run
@@ -242,11 +256,16 @@ def main() -> None:
             for size in sizes
             if n < games[size]
             for strong, weak in pairs
+            if (size, strong, weak, n) not in recorded
         ]
         for done, (size, future) in enumerate(futures, 1):
             outcome = future.result()
             played = outcomes[(size, outcome.strong, outcome.weak)]
             played.append(outcome)
+            if args.record:
+                with args.record.open("a") as record:
+                    line = {"settings": settings, **dataclasses.asdict(outcome)}
+                    record.write(json.dumps(line) + "\n")
             if args.progress:
                 print(
                     f"  {size} {outcome.strong}-{outcome.weak} #{len(played)}: winner"
@@ -261,6 +280,22 @@ def main() -> None:
     print(
         f"wall time {time.perf_counter() - started:.0f} s with {args.workers} workers", flush=True
     )
+
+
+def _recorded(
+    path: Path, settings: dict[str, object]
+) -> dict[tuple[str, str, str, int], GameOutcome]:
+    """The games of an earlier run of the same settings in ``path`` (a line each, as
+    ``--record`` writes them), by (size, stronger, weaker, game number)."""
+    if not path.exists():
+        return {}
+    games: dict[tuple[str, str, str, int], GameOutcome] = {}
+    for line in path.read_text().splitlines():
+        fields = json.loads(line)
+        if fields.pop("settings") == settings:
+            game = GameOutcome(**fields)
+            games[(game.size, game.strong, game.weak, game.number)] = game
+    return games
 
 
 def move_times(size: str, positions: int = 3) -> None:
