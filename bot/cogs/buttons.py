@@ -493,10 +493,9 @@ async def run_action(
 async def play_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
     """Place a dot; the new picture goes to the game's thread.
 
-    What this game's snapshot already refuses is refused at once, privately; the service's
-    answer is awaited only briefly before the interaction is acknowledged (its queue can be
-    long under a burst), and a refusal that comes only then is still private (see
-    ``deferred_if_slow``)."""
+    What this game's snapshot already refuses is refused at once, privately; then the
+    interaction is deferred while the service places the dot (its queue can be long under a
+    burst), and a refusal that comes only then is still private (see ``deferred_if_slow``)."""
     bot = bot_of(interaction)
     check_move(interaction, view, point)
     here = in_game_channel(interaction, view)

@@ -315,18 +315,19 @@ async def deferred_if_slow(
     ephemeral: bool = False,
     update: bool = False,
 ) -> tuple[T, bool]:
-    """Run ``work`` as ``in_time`` does, for an answer that takes further slow work (pictures,
-    threads): the interaction is deferred meanwhile, or right after a quick ``work``. Its
-    result, and whether the interaction is acknowledged (False: it expired, show the work
-    elsewhere).
+    """Run ``work`` for an answer that takes further slow work (pictures, threads), so its
+    first answer is a deferral (see ``defer``) whatever ``work`` does: sent at once, while
+    ``work`` runs (waiting for ``work`` first would only queue it behind the database under a
+    burst). Its result, and whether the interaction is acknowledged (False: it expired, show
+    the work elsewhere).
 
     Raises:
-        whatever ``work`` raises, as ``in_time``.
+        whatever ``work`` raises (``refuse`` then clears a public deferral so the refusal
+        stays private).
     """
-    result, deferred = await in_time(interaction, work, ephemeral=ephemeral, update=update)
-    if deferred is None:
-        deferred = await defer(interaction, ephemeral=ephemeral, update=update)
-    return result, deferred
+    task = asyncio.ensure_future(work)
+    deferred = await defer(interaction, ephemeral=ephemeral, update=update)
+    return await task, deferred
 
 
 async def update_clicked(

@@ -180,7 +180,7 @@ class ComputerCases(ChallengeCases, PlayCases):
                 except DotsError:
                     # The search read this very position, so this is a bug of the computer:
                     # drop the position (rebuilt from the database on next use).
-                    self._cache.pop(game_id, None)
+                    self._forget(game_id)
                     raise
                 return await self._commit(live, live.game.actions[-1], placement)
         finally:
@@ -245,7 +245,7 @@ class ComputerCases(ChallengeCases, PlayCases):
                 game_id, moves=row.moves, keep=keep, deadline=deadline, clock=clock
             )
             if stored is None:
-                self._cache.pop(game_id, None)
+                self._forget(game_id)
                 raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             taken = tuple(actions[keep:])
             # The engine's journal takes both back (Game.pop), with no replay of the game.

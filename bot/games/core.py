@@ -76,6 +76,9 @@ class ServiceCore:
         self._rng = rng or random.Random()
         # Least recently used first; a game dropped from here is rebuilt from the database.
         self._cache: OrderedDict[int, Live] = OrderedDict()
+        # The cached games by their thread (a command in a game's thread finds it without a
+        # read, so a busy bot's deferral is not queued behind the database).
+        self._threads: dict[int, int] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._subscribers: list[Subscriber] = []
         self._clock_listeners: list[Callable[[ClockChange], None]] = []
@@ -204,8 +207,22 @@ class ServiceCore:
         """
         self._cache[live.row.game_id] = live
         self._cache.move_to_end(live.row.game_id)
+        if live.row.thread_id is not None:
+            self._threads[live.row.thread_id] = live.row.game_id
         while len(self._cache) > self.max_cached:
-            self._cache.popitem(last=False)
+            self._forget(next(iter(self._cache)))
+
+    def _forget(self, game_id: int) -> None:
+        """Drop a game from the cache (it is over, or rebuilt from the database on next use)."""
+        live = self._cache.pop(game_id, None)
+        if live is not None and live.row.thread_id is not None:
+            self._threads.pop(live.row.thread_id, None)
+
+    def _cached_in_thread(self, thread_id: int) -> int | None:
+        """The id of the cached game played in thread ``thread_id``, if any."""
+        game_id = self._threads.get(thread_id)
+        live = None if game_id is None else self._cache.get(game_id)
+        return None if live is None or live.row.thread_id != thread_id else game_id
 
     @staticmethod
     def _colour(live: Live, user_id: int) -> Player:

@@ -69,17 +69,17 @@ class PlayCases(ServiceCore):
             )
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
-            self._cache.pop(row.game_id, None)
+            self._forget(row.game_id)
             raise GameChanged(
                 N_("the game changed meanwhile: look at it again and retry")
             ) from None
         except BaseException:
             # The cached position is ahead of the database: rebuild it on next use.
-            self._cache.pop(row.game_id, None)
+            self._forget(row.game_id)
             raise
         live.row = row
         if finish is not None:
-            self._cache.pop(row.game_id, None)
+            self._forget(row.game_id)
         self._game_clock(row)
         view = convert.game_view(row, game)
         return MoveOutcome(
@@ -114,7 +114,7 @@ class PlayCases(ServiceCore):
         try:
             return state.after_move(now, next_runner=next_runner)
         except TimeUpError as error:
-            self._cache.pop(live.row.game_id, None)
+            self._forget(live.row.game_id)
             raise IllegalMove(str(error)) from None
 
     def _clock_taken_back(
@@ -258,7 +258,7 @@ class PlayCases(ServiceCore):
         """Abort a running game (call under its lock): no result, no rating change."""
         game_id = live.row.game_id
         stored = await self.store.finish_game(game_id, Finish("aborted"), at=to_ts(self.now()))
-        self._cache.pop(game_id, None)
+        self._forget(game_id)
         if stored is None:
             raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
         live.row = stored
@@ -308,6 +308,7 @@ class PlayCases(ServiceCore):
             live = self._cache.get(game_id)
             if live is not None:
                 live.row = stored
+                self._remember(live)  # found by its thread from now on
 
 
 def _check_moves(live: Live, moves: int | None) -> None:

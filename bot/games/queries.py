@@ -109,7 +109,9 @@ class QueryCases(ServiceCore):
 
     async def game_in_thread(self, *, thread_id: int) -> GameView | None:
         """The game played in thread ``thread_id`` (over or not), or None."""
-        game_id = await self.store.game_id_in_thread(thread_id)
+        game_id = self._cached_in_thread(thread_id)
+        if game_id is None:
+            game_id = await self.store.game_id_in_thread(thread_id)
         return None if game_id is None else await self.game(game_id)
 
     async def running_games(self, *, user_id: int, guild_id: int | None = None) -> list[GameView]:

@@ -184,7 +184,7 @@ class TakebackCases(PlayCases):
                 game_id, moves=moves, keep=moves - 1, deadline=deadline, clock=clock
             )
             if stored is None:
-                self._cache.pop(game_id, None)
+                self._forget(game_id)
                 raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             live.game.pop()  # the engine's journal, no replay of the game
             live.row = stored

@@ -1014,14 +1014,15 @@ def slowed(
     monkeypatch: pytest.MonkeyPatch, world: World, name: str, error: Exception | None = None
 ) -> list[int | None]:
     """Slow the service's ``name`` beyond ``ANSWER_BUDGET`` (then raise ``error``, if given);
-    the kinds of the interaction callbacks made before it returned, one list per call."""
+    the kinds of the interaction callbacks made from now until it returned (a deferral may
+    be sent before the service is called, or while it works)."""
     real = getattr(world.service, name)
     before: list[int | None] = []
+    mark = len(world.harness.rest.calls)
 
     async def slow(**kwargs: Any) -> Any:
-        mark = len(world.harness.rest.calls)
         await asyncio.sleep(ANSWER_BUDGET * 3)
-        before.extend(c.kind for c in world.harness.rest.since(mark) if c.kind is not None)
+        before[:] = [c.kind for c in world.harness.rest.since(mark) if c.kind is not None]
         if error is not None:
             raise error
         return await real(**kwargs)

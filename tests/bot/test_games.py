@@ -506,6 +506,37 @@ async def test_a_small_cache_drops_and_rebuilds_games(tmp_path: Path, clock: Fak
     await service.close()
 
 
+async def test_a_running_game_is_found_by_its_thread_without_a_read(
+    tmp_path: Path, clock: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await open_service(tmp_path / "dots.sqlite3", clock)
+    service.max_cached = 2
+    games = [await new_game(service, pink=100 + n, blue=200 + n) for n in range(3)]
+    for n, view in enumerate(games):
+        await service.set_game_thread(game_id=view.game_id, thread_id=7000 + n)
+    reads: list[int] = []
+    read = service.store.game_id_in_thread
+
+    async def counted(thread_id: int) -> int | None:
+        reads.append(thread_id)
+        return await read(thread_id)
+
+    monkeypatch.setattr(service.store, "game_id_in_thread", counted)
+    for n in (1, 2):  # cached
+        found = await service.game_in_thread(thread_id=7000 + n)
+        assert found is not None and found.game_id == games[n].game_id
+    assert reads == []
+    found = await service.game_in_thread(thread_id=7000)  # dropped from the cache: read
+    assert found is not None and found.game_id == games[0].game_id
+    assert reads == [7000]
+    await service.resign(game_id=games[0].game_id, user_id=100)  # over: no longer cached
+    reads.clear()
+    found = await service.game_in_thread(thread_id=7000)
+    assert found is not None and not found.is_running and reads == [7000]
+    assert await service.game_in_thread(thread_id=7999) is None
+    await service.close()
+
+
 async def test_a_second_process_writing_the_same_game_is_a_refusal(
     tmp_path: Path, clock: FakeTime
 ) -> None:
