@@ -24,10 +24,12 @@ With ``--processes N`` (issue 12) the bot runs as real `dots-bot` processes (sub
 as a server operator runs them; the fake stays in this one): saturated (think time 0) on
 SQLite with one process, then on PostgreSQL (a private cluster, see tests/postgres.py) with
 1 .. N processes, each owning one shard of N with servers on every shard; then one move in
-each of ``--burst`` games sent at once (first-answer p99). One table, side by side.
+each of ``--burst`` games sent at once (first-answer p99). One table, side by side. With
+``--baseline REF`` the SQLite rows are run twice in turn with the bot as it was at git commit
+REF (a temporary worktree, e.g. deb0275: before issue 12), and their ratio is printed.
 
 Run from the repository root: python bench/load.py [--games 200] [--moves 2000] [--size 20x20]
-or python bench/load.py --burst 50, or python bench/load.py --processes 2
+or python bench/load.py --burst 50, or python bench/load.py --processes 2 [--baseline deb0275]
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ import argparse
 import asyncio
 import logging
 import random
+import re
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,7 +57,7 @@ from bot.config import Settings
 from bot.storage import Store
 from engine import NAMED_SIZES, Game, Point
 from tests import postgres
-from tests.e2e.shard_worker import BotProcess
+from tests.e2e.shard_worker import ROOT, BotProcess
 from tests.fakediscord.drivers import InteractionHandle
 from tests.fakediscord.fixtures import patch_discord, run_bot
 from tests.fakediscord.server import FakeDiscord
@@ -370,11 +374,10 @@ class Figures:
     errors: int
 
 
-async def start_remote(
-    fake: FakeDiscord, table: Table, general: Channel, size: str, store: Store
-) -> None:
-    """``start`` for a bot in other processes: the game's id read through the Store (the
-    database may be PostgreSQL)."""
+async def start_remote(fake: FakeDiscord, table: Table, general: Channel, size: str) -> None:
+    """``start`` for a bot in other processes: the game's id read from its thread's name
+    ("Dots #12: ..."), not from the database (which may be PostgreSQL, or a baseline bot's
+    older schema)."""
     handle = await fake.slash(
         table.pink, "challenge", channel=general, opponent=table.blue, colour="pink",
         size=size, clock=DAY,
@@ -385,26 +388,46 @@ async def start_remote(
     thread_id = await fake.wait_until(lambda: challenge.thread_id, timeout=60, poll=None)
     table.thread = fake.channels[thread_id]
     await fake.wait_until(lambda: fake.posted(fake.channels[thread_id]), timeout=60, poll=None)
-    for _ in range(600):
-        rows = await store.execute("SELECT game_id FROM games WHERE thread_id = ?", (thread_id,))
-        if rows:
-            table.game_id = int(rows[0][0])
-            return
-        await asyncio.sleep(0.05)
-    raise RuntimeError(f"no game stored for thread {thread_id}")
+    found = re.search(r"#(\d+)", table.thread.name)
+    if found is None:
+        raise RuntimeError(f"no game id in the name of thread {thread_id}: {table.thread.name}")
+    table.game_id = int(found.group(1))
+
+
+async def stored_points(database: str | Path) -> dict[int, list[str]]:
+    """Every game's stored points in order: read with sqlite3 from a SQLite file (the Store
+    would migrate a baseline bot's older schema), through the Store from PostgreSQL."""
+    if not str(database).startswith("postgresql"):
+        moves = await asyncio.to_thread(stored_moves, Path(database))
+        return {game: [str(point) for _, point in actions] for game, actions in moves.items()}
+    store = await Store.open(database)
+    try:
+        rows = await store.execute("SELECT game_id, point FROM actions ORDER BY game_id, seq")
+    finally:
+        await store.close()
+    stored: dict[int, list[str]] = {}
+    for game_id, point in rows:
+        stored.setdefault(int(game_id), []).append(str(point))  # type: ignore[call-overload]
+    return stored
 
 
 async def measure_processes(
-    args: argparse.Namespace, label: str, database: str | Path, count: int, logs: Path
+    args: argparse.Namespace,
+    label: str,
+    database: str | Path,
+    count: int,
+    logs: Path,
+    *,
+    root: Path = ROOT,
 ) -> Figures:
-    """Saturate ``count`` bot processes on ``database``, then send a burst; the figures."""
+    """Saturate ``count`` bot processes (of the checkout ``root``) on ``database``, then send
+    a burst; the figures."""
     rng = random.Random(args.seed)
     width, height = NAMED_SIZES[args.size]
     per_game, extra = divmod(args.moves, args.games)
     fake = FakeDiscord()
     await fake.start()
     processes: list[BotProcess] = []
-    store = await Store.open(database)
     try:
         sharded = count > 1
         guilds = [
@@ -421,18 +444,17 @@ async def measure_processes(
             points = legal_points(width, height, per_game + (n < extra) + 1, rng)
             tables.append(Table(pink, blue, points))
         processes = [
-            BotProcess(fake, database, logs, shard=(i, count) if sharded else None)
+            BotProcess(fake, database, logs, shard=(i, count) if sharded else None, root=root)
             for i in range(count)
         ]
         await asyncio.gather(*(p.start(timeout=120) for p in processes))
         await fake.wait_until(lambda: fake.global_commands, timeout=60, poll=0.05)
         await asyncio.gather(
             *(
-                start_remote(fake, t, fake.channel_named("general", guilds[n % count]),
-                             args.size, store)
+                start_remote(fake, t, fake.channel_named("general", guilds[n % count]), args.size)
                 for n, t in enumerate(tables)
             )
-        )  # fmt: skip
+        )
         bursts = [t.points.pop() for t in tables]
         replies = Replies()
         poller = asyncio.create_task(replies.run())
@@ -462,10 +484,7 @@ async def measure_processes(
         ]
         poller.cancel()
         await asyncio.sleep(0.5)
-        rows = await store.execute("SELECT game_id, point FROM actions ORDER BY game_id, seq")
-        stored: dict[int, list[str]] = {}
-        for game_id, point in rows:
-            stored.setdefault(int(game_id), []).append(str(point))  # type: ignore[call-overload]
+        stored = await stored_points(database)
         lost = duplicated = 0
         for table in tables:
             sent, got = Counter(table.sent), Counter(stored.get(table.game_id, []))
@@ -476,13 +495,13 @@ async def measure_processes(
         return Figures(
             label, count, len(moves) / elapsed,
             [h.response_latency * 1000 for h in moves if h.response_latency is not None],
-            burst, sum(len(t.sent) for t in tables), len(rows), lost, duplicated,
+            burst, sum(len(t.sent) for t in tables), sum(map(len, stored.values())), lost,
+            duplicated,
             problems + errors,
         )  # fmt: skip
     finally:
         for process in processes:
             process.stop()
-        await store.close()
         await fake.stop()
 
 
@@ -508,12 +527,33 @@ def print_table(rows: Sequence[Figures], args: argparse.Namespace) -> None:
 
 
 async def run_processes(args: argparse.Namespace) -> int:
-    """The ``--processes`` table: SQLite with one process, PostgreSQL with 1 .. N."""
+    """The ``--processes`` table: SQLite with one process, PostgreSQL with 1 .. N; with
+    ``--baseline REF`` first SQLite with one process of the bot at REF and of this one, twice
+    in turn (the machine's noise falls on both), and their ratio."""
     rows: list[Figures] = []
     logging.getLogger().setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        rows.append(await measure_processes(args, "SQLite", folder / "load.sqlite3", 1, folder))
+        if args.baseline:
+            baseline = folder / "baseline"
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline),
+                 args.baseline], check=True, capture_output=True,
+            )  # fmt: skip
+            try:
+                for round_ in range(2):
+                    for root, label in ((baseline, args.baseline[:10]), (ROOT, "SQLite")):
+                        database = folder / f"{label}-{round_}.sqlite3"
+                        rows.append(
+                            await measure_processes(args, label, database, 1, folder, root=root)
+                        )
+            finally:
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)],
+                    check=False, capture_output=True,
+                )  # fmt: skip
+        else:
+            rows.append(await measure_processes(args, "SQLite", folder / "load.sqlite3", 1, folder))
         binaries = postgres.find_binaries()
         if binaries is None:
             print(postgres.HOW_TO_ENABLE)
@@ -528,6 +568,13 @@ async def run_processes(args: argparse.Namespace) -> int:
             finally:
                 cluster.stop()
     print_table(rows, args)
+    if args.baseline:
+        old = [r.moves_per_second for r in rows if r.label == args.baseline[:10]]
+        new = [r.moves_per_second for r in rows if r.label == "SQLite"]
+        print(
+            f"SQLite moves/s, this tree / {args.baseline}: {sum(new) / sum(old):.2f} "
+            f"(target: at least 0.90)"
+        )
     exact = all(r.lost == r.duplicated == r.errors == 0 for r in rows)
     print(f"no move lost or duplicated, no error: {'PASS' if exact else 'FAIL'}")
     return 0 if exact else 1
@@ -564,6 +611,11 @@ def main() -> None:
         default=0,
         metavar="N",
         help="real dots-bot processes: SQLite x1, PostgreSQL x1..N, side by side",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help="with --processes: also SQLite x1 of the bot at this git commit, side by side",
     )
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--database", type=Path, help="keep the SQLite file here")

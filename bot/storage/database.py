@@ -34,7 +34,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Executable, event
+from sqlalchemy import Executable, event, func, select
 from sqlalchemy.engine import URL, Dialect, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
@@ -59,6 +59,11 @@ def postgres_url(target: str) -> URL:
         target = target.replace("postgres:", "postgresql:", 1)
     url = make_url(target)
     return url.set(drivername="postgresql+asyncpg")
+
+
+# The advisory lock held while migrating a PostgreSQL database: ("dots" in ASCII, 2); 1 is
+# the one-off jobs' (``bot.storage.store``).
+MIGRATION_LOCK = (0x646F7473, 2)
 
 
 class Database:
@@ -156,10 +161,21 @@ class Database:
 
     @asynccontextmanager
     async def migrating(self) -> AsyncIterator[AsyncConnection]:
-        """A connection outside any transaction, for Alembic (which opens one per revision)."""
+        """A connection outside any transaction, for Alembic (which opens one per revision).
+        PostgreSQL: it holds a session advisory lock meanwhile, so processes started together
+        on a new database migrate it one after the other (the first applies the revisions,
+        the others then find none left; at once, their DDL raced and failed or hung)."""
         if self._writer is None:
             async with self.engine.connect() as conn:
-                yield conn
+                await conn.execute(select(func.pg_advisory_lock(*MIGRATION_LOCK)))
+                await conn.commit()  # the lock is the session's: it outlives the transaction
+                try:
+                    yield conn
+                finally:
+                    if conn.in_transaction():
+                        await conn.rollback()
+                    await conn.execute(select(func.pg_advisory_unlock(*MIGRATION_LOCK)))
+                    await conn.commit()
             return
         async with self._lock:
             self._sqlalchemy_begins.on = True

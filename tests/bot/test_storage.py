@@ -21,6 +21,7 @@ from bot.storage import Store, migrate
 from bot.storage.migrate import MigrationError, default_location, head
 from bot.storage.rows import ActionRow, ChallengeRow, Finish, GameRow, RatingRow
 from bot.storage.store import OverLimitError, StaleWriteError
+from tests.postgres import Cluster
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 MAIN_V3 = Path(__file__).resolve().parent / "data" / "main-v3.sqlite3"
@@ -73,6 +74,27 @@ async def test_real_migrations_apply_in_order_once(database: str | Path) -> None
     again = await Store.open(database)  # nothing left to apply
     assert await again.version() == latest
     await again.close()
+
+
+async def test_processes_starting_at_once_on_a_new_postgresql_database_migrate_it_once(
+    postgres_cluster: Cluster,
+) -> None:
+    # Several `dots-bot` processes started together on a new database (the README's way to
+    # run shards): one migrates, the others wait for it and find nothing left to do.
+    url = postgres_cluster.create_database()
+    opened = await asyncio.wait_for(  # at once, their DDL raced: errors, or a hang
+        asyncio.gather(*(Store.open(url) for _ in range(4)), return_exceptions=True), 60
+    )
+    stores = [s for s in opened if isinstance(s, Store)]
+    try:
+        assert len(stores) == 4, [str(e) for e in opened if not isinstance(e, Store)]
+        latest = int(head())
+        for store in stores:
+            assert await store.version() == latest
+        assert await stores[0].execute("SELECT count(*) FROM alembic_version") == [(1,)]
+    finally:
+        for store in stores:
+            await store.close()
 
 
 async def test_sqlite_pragmas(tmp_path: Path) -> None:

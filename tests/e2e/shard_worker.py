@@ -1,10 +1,11 @@
 """`dots-bot` against the fake Discord, for the tests and benches that run real bot processes.
 
-``python -m tests.e2e.shard_worker [dots-bot arguments]`` is ``dots-bot`` itself (the same
-``bot.main.main``, the same settings from the environment: ``DISCORD_TOKEN``,
-``DOTS_DATABASE``, ``DOTS_SHARD_COUNT``, ``DOTS_SHARD_IDS``, ...), with discord.py pointed at
-the fake on ``127.0.0.1:$DOTS_FAKE_DISCORD_PORT`` instead of discord.com. ``BotProcess``
-starts, kills and restarts one such process.
+``python tests/e2e/shard_worker.py [dots-bot arguments]`` is ``dots-bot`` itself (the same
+``bot.main.main`` of the tree on ``PYTHONPATH``, the same settings from the environment:
+``DISCORD_TOKEN``, ``DOTS_DATABASE``, ``DOTS_SHARD_COUNT``, ``DOTS_SHARD_IDS``, ...), with
+discord.py pointed at the fake on ``127.0.0.1:$DOTS_FAKE_DISCORD_PORT`` instead of
+discord.com. ``BotProcess`` starts, kills and restarts one such process (of this tree, or of
+another checkout: ``bench/load.py --baseline``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def point_at_fake(port: int) -> None:
 
 class BotProcess:
     """One `dots-bot` process on ``database``, running shard ``shard = (id, count)`` (None:
-    unsharded, every server), restartable; its output goes to files in ``logs``."""
+    unsharded, every server), restartable; its output goes to files in ``logs``; ``root``: the
+    checkout whose bot runs (default this one)."""
 
     def __init__(
         self,
@@ -48,8 +50,10 @@ class BotProcess:
         logs: Path,
         *,
         shard: tuple[int, int] | None = None,
+        root: Path = ROOT,
     ) -> None:
         self.fake, self.database, self.logs, self.shard = fake, database, logs, shard
+        self.root = root
         self.name = "bot" if shard is None else f"shard{shard[0]}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -59,7 +63,7 @@ class BotProcess:
         the fake is."""
         environ = {
             **{k: v for k, v in os.environ.items() if not k.startswith("DOTS_")},
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(self.root),
             "DISCORD_TOKEN": self.fake.token,
             "DOTS_DATABASE": str(self.database),
             "DOTS_LOG_LEVEL": "INFO",
@@ -86,8 +90,8 @@ class BotProcess:
         self.starts += 1
         with (self.logs / f"{self.name}-{self.starts:02d}.log").open("wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tests.e2e.shard_worker", *COMMAND],
-                cwd=ROOT,
+                [sys.executable, str(Path(__file__).resolve()), *COMMAND],
+                cwd=self.root,
                 env=self.environment(),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
