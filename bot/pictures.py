@@ -19,8 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from functools import partial
+from typing import Any
 
-from engine import Game, Player, Point, StopPreview
+from engine import Game, Player, Point, Record, StopPreview
 from renderer import render_gif, render_png
 from renderer.words import ENGLISH, Words
 
@@ -58,6 +59,16 @@ def game_gif(game: Game, names: Mapping[Player, str], words: Words = ENGLISH) ->
     return render_gif(game, names=dict(names), words=words)
 
 
+def _png_of_record(record: Record, names: Mapping[Player, str], **options: Any) -> bytes:
+    """In a worker: ``game_png`` of the game ``record`` describes."""
+    return game_png(Game.replay(record), names, **options)
+
+
+def _gif_of_record(record: Record, names: Mapping[Player, str], words: Words) -> bytes:
+    """In a worker: ``game_gif`` of the game ``record`` describes."""
+    return game_gif(Game.replay(record), names, words)
+
+
 def default_workers() -> int:
     """One worker per core but one (left to the event loop), at least one, at most four."""
     return max(1, min(4, (os.cpu_count() or 2) - 1))
@@ -77,8 +88,9 @@ class Pictures:
 
     The 'spawn' start method, as for the computer's search: forking a process that runs
     database threads is unsafe. A pool whose worker died is replaced, and that one picture is
-    rendered in a thread instead, so a picture is never lost. Sending a game to a worker
-    costs a pickle of its record (well under a millisecond for a 20x20 game).
+    rendered in a thread instead, so a picture is never lost. A game goes to a worker as its
+    record, replayed there: a pickle of the record costs 0.3 ms for 350 moves of 20x20, of the
+    game itself (its board) ten times as much, on the event loop (``bench/picture_lag.py``).
     """
 
     def __init__(self, *, workers: int | None = None) -> None:
@@ -99,8 +111,8 @@ class Pictures:
         """``game_png`` rendered in a worker process."""
         return await self._render(
             partial(
-                game_png,
-                game,
+                _png_of_record,
+                game.record,
                 dict(names),
                 clock=clock,
                 marks=tuple(marks),
@@ -114,7 +126,7 @@ class Pictures:
         self, game: Game, names: Mapping[Player, str], *, words: Words = ENGLISH
     ) -> bytes:
         """``game_gif`` rendered in a worker process."""
-        return await self._render(partial(game_gif, game, dict(names), words))
+        return await self._render(partial(_gif_of_record, game.record, dict(names), words))
 
     def warm(self) -> None:
         """Start the workers now, in the background (a worker takes a second or two to start

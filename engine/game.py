@@ -42,6 +42,39 @@ class Record:
     start_dots: tuple[tuple[Player, Point], ...] = ()
     actions: tuple[Action, ...] = ()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled compactly, each action as plain numbers (a record goes to the picture and
+        search worker processes with every move: as objects, its pickle cost milliseconds
+        on a long game, on the bot's event loop)."""
+        dots = tuple((int(player), point.x, point.y) for player, point in self.start_dots)
+        actions = tuple(
+            (a.kind, int(a.player), -1, -1)
+            if a.point is None
+            else (a.kind, int(a.player), *a.point)
+            for a in self.actions
+        )
+        return _unpickle_record, (self.width, self.height, self.rules.value, self.start.value,
+                                  dots, actions)  # fmt: skip
+
+
+def _unpickle_record(  # noqa: PLR0917 (pickle passes them by position)
+    width: int,
+    height: int,
+    rules: str,
+    start: str,
+    dots: tuple[tuple[int, int, int], ...],
+    actions: tuple[tuple[ActionKind, int, int, int], ...],
+) -> Record:
+    """The record ``Record.__reduce__`` pickled."""
+    return Record(
+        width,
+        height,
+        Rules(rules),
+        Start(start),
+        tuple((Player(p), Point(x, y)) for p, x, y in dots),
+        tuple(Action(kind, Player(p), None if x < 0 else Point(x, y)) for kind, p, x, y in actions),
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Result:

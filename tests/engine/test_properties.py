@@ -7,6 +7,7 @@ point, and now and then ends, times out or resigns.
 
 from __future__ import annotations
 
+import pickle
 import random
 from dataclasses import dataclass, field
 
@@ -329,6 +330,8 @@ def _check_replay_and_sgf(game: Game) -> None:
     assert set(loaded.record.start_dots) == set(game.record.start_dots)
     assert loaded.result == game.result
     assert loaded.to_move == game.to_move
+    # The compact pickle a record crosses to worker processes with (Record.__reduce__).
+    assert pickle.loads(pickle.dumps(game.record)) == game.record
 
 
 @settings(SETTINGS, max_examples=60)
