@@ -495,7 +495,8 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
 
     What this game's snapshot already refuses is refused at once, privately; then the
     interaction is deferred while the service places the dot (its queue can be long under a
-    burst), and a refusal that comes only then is still private (see ``deferred_if_slow``)."""
+    burst), unless another action in this game is under way (a double submit: then the
+    refusal is awaited briefly, to be private from the start; see ``deferred_if_slow``)."""
     bot = bot_of(interaction)
     check_move(interaction, view, point)
     here = in_game_channel(interaction, view)
@@ -504,6 +505,7 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
             interaction,
             bot.service.place(game_id=view.game_id, user_id=interaction.user.id, point=point),
             ephemeral=not here,
+            contended=bot.posts.others(view.game_id),
         )
         if not acknowledged:
             # The interaction expired (10062) but the move is stored: show it in the thread.

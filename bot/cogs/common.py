@@ -102,6 +102,11 @@ class PostOrder:
                 del self._pending[game_id]
                 self._idle.pop(game_id).set()
 
+    def others(self, game_id: int) -> bool:
+        """Whether, besides the caller's, another handler has the game ``game_id`` pending (a
+        double submit: two moves of one player at once)."""
+        return self._pending[game_id] > 1
+
     async def idle(self, game_id: int) -> None:
         """Wait until no post of this game is on its way (``wait`` seconds at most)."""
         event = self._idle.get(game_id)
@@ -314,17 +319,25 @@ async def deferred_if_slow(
     *,
     ephemeral: bool = False,
     update: bool = False,
+    contended: bool = False,
 ) -> tuple[T, bool]:
     """Run ``work`` for an answer that takes further slow work (pictures, threads), so its
-    first answer is a deferral (see ``defer``) whatever ``work`` does: sent at once, while
-    ``work`` runs (waiting for ``work`` first would only queue it behind the database under a
-    burst). Its result, and whether the interaction is acknowledged (False: it expired, show
-    the work elsewhere).
+    first answer is a deferral (see ``defer``): sent at once, while ``work`` runs (waiting
+    for ``work`` first would queue the answer behind the database under a burst); but when
+    ``contended`` (the game is being changed by another action right now, so ``work`` may well
+    be refused) as ``in_time`` does, so that a quick refusal is private from the start. Its
+    result, and whether the interaction is acknowledged (False: it expired, show the work
+    elsewhere).
 
     Raises:
         whatever ``work`` raises (``refuse`` then clears a public deferral so the refusal
         stays private).
     """
+    if contended:
+        result, deferred = await in_time(interaction, work, ephemeral=ephemeral, update=update)
+        if deferred is None:
+            deferred = await defer(interaction, ephemeral=ephemeral, update=update)
+        return result, deferred
     task = asyncio.ensure_future(work)
     deferred = await defer(interaction, ephemeral=ephemeral, update=update)
     return await task, deferred
