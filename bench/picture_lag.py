@@ -14,13 +14,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from think_lag import TICK, ticker, work
+from think_lag import TICK, p99, ticking, work
 
 from bot.pictures import Pictures, game_gif, game_png
 from engine import Game, Player
@@ -29,28 +28,18 @@ from renderer.demo import sample_game
 NAMES = {Player.PINK: "Pink player", Player.BLUE: "Blue player"}
 
 
-async def measure(render: Callable[[Game, bool], Awaitable[bytes]], jobs: list[tuple[Game, bool]]
-                  ) -> tuple[float, float, float, float]:  # fmt: skip
+async def measure(
+    render: Callable[[Game, bool], Awaitable[bytes]], jobs: list[tuple[Game, bool]]
+) -> tuple[float, float, float, float]:
     """(seconds for all the jobs, worst stall, p99 stall, mean work seconds) while ``render``
     renders ``jobs`` (a game, and whether it is a GIF) one after another."""
-    stop = asyncio.Event()
-    late: list[float] = []
-    spent: list[float] = []
-    hops: list[float] = []
-    tick = asyncio.create_task(ticker(stop, late, spent, hops))
-    started = time.perf_counter()
-    for game, gif in jobs:
-        await render(game, gif)
-    elapsed = time.perf_counter() - started
-    stop.set()
-    await tick
-    late.sort()
-    return (
-        elapsed,
-        max(late),
-        late[min(len(late) - 1, int(len(late) * 0.99))],
-        (sum(spent) / len(spent)),
-    )
+
+    async def run() -> None:
+        for game, gif in jobs:
+            await render(game, gif)
+
+    elapsed, late, spent, _ = await ticking(run)
+    return elapsed, max(late), p99(late), sum(spent) / len(spent)
 
 
 async def main() -> None:

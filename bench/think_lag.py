@@ -17,6 +17,7 @@ import asyncio
 import random
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -66,6 +67,29 @@ async def ticker(
         hops.append(time.perf_counter() - started)
 
 
+async def ticking(
+    run: Callable[[], Awaitable[None]],
+) -> tuple[float, list[float], list[float], list[float]]:
+    """Run ``run()`` with the ticker going: its seconds, and the ticker's wake-up lateness,
+    work seconds and thread round trips, each sorted."""
+    stop = asyncio.Event()
+    late: list[float] = []
+    spent: list[float] = []
+    hops: list[float] = []
+    tick = asyncio.create_task(ticker(stop, late, spent, hops))
+    started = time.perf_counter()
+    await run()
+    elapsed = time.perf_counter() - started
+    stop.set()
+    await tick
+    return elapsed, sorted(late), sorted(spent), sorted(hops)
+
+
+def p99(values: list[float]) -> float:
+    """The 99th percentile of sorted ``values``."""
+    return values[min(len(values) - 1, int(len(values) * 0.99))]
+
+
 async def measure(
     how: str, level: str, records: list[Record]
 ) -> tuple[float, float, float, float, float]:
@@ -74,26 +98,17 @@ async def measure(
     thinker = Thinker(processes=True)
     if how == "process":
         await thinker.choose(records[0], "easy", 0)  # start the worker outside the timing
-    stop = asyncio.Event()
-    late: list[float] = []
-    spent: list[float] = []
-    hops: list[float] = []
-    tick = asyncio.create_task(ticker(stop, late, spent, hops))
-    started = time.perf_counter()
-    for n, record in enumerate(records):
-        if how == "thread":
-            await asyncio.to_thread(ai.choose_from_record, record, level, n)
-        else:
-            await thinker.choose(record, level, n)
-    per_move = (time.perf_counter() - started) / len(records)
-    stop.set()
-    await tick
+
+    async def think() -> None:
+        for n, record in enumerate(records):
+            if how == "thread":
+                await asyncio.to_thread(ai.choose_from_record, record, level, n)
+            else:
+                await thinker.choose(record, level, n)
+
+    elapsed, late, spent, hops = await ticking(think)
     thinker.close()
-    late.sort()
-    p99 = late[min(len(late) - 1, int(len(late) * 0.99))]
-    hops.sort()
-    hop = hops[min(len(hops) - 1, int(len(hops) * 0.99))]
-    return max(late), p99, per_move, sum(spent) / len(spent), hop
+    return max(late), p99(late), elapsed / len(records), sum(spent) / len(spent), p99(hops)
 
 
 async def main() -> None:
