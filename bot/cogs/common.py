@@ -339,7 +339,17 @@ async def deferred_if_slow(
             deferred = await defer(interaction, ephemeral=ephemeral, update=update)
         return result, deferred
     task = asyncio.ensure_future(work)
-    deferred = await defer(interaction, ephemeral=ephemeral, update=update)
+    try:
+        deferred = await defer(interaction, ephemeral=ephemeral, update=update)
+    except discord.HTTPException as error:
+        # Discord refused the deferral (not only as expired): the work is shown elsewhere.
+        log.warning("interaction %s: deferral refused (%s)", interaction.id, error.status)
+        deferred = False
+    except BaseException:
+        # The handler is cancelled (closing): so is the work (its transaction rolls back).
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        raise
     return await task, deferred
 
 

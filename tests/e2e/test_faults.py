@@ -184,6 +184,26 @@ async def test_a_rate_limited_first_answer_is_retried_in_time(
     assert errors(caplog) == []
 
 
+async def test_a_refused_deferral_still_shows_the_move(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord refuses a move's deferral, not as expired (here 400, code 40060 "already
+    acknowledged"): the move is stored all the same, so it is shown in the game's thread."""
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    async with bot_on(fake, db):
+        game = await start_game(s, s.alice, s.bob)
+        fault = fake.fail_next("POST", CALLBACK, status=400, code=40060)
+        await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        await fake.wait_until(
+            lambda: any("plays E5" in m.content for m in fake.posted(game.thread)), timeout=5
+        )
+        assert fault.fired == 1
+        assert actions(db, game.game_id) == [("dot", 1, "E5")]
+    assert errors(caplog) == []
+
+
 async def test_double_submits_count_once(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
