@@ -67,7 +67,7 @@ class Clocks:
         self._now = now or service.now
         self._sleep = sleep
         self._task: asyncio.Task[None] | None = None
-        self._nap: asyncio.Task[None] | None = None
+        self._nap: asyncio.Task[bool] | None = None
         self._target: float | None = None  # when the loop wakes next (unix seconds)
         self._woken = False
         self._unlisten: Callable[[], Awaitable[None]] | None = None
@@ -154,19 +154,24 @@ class Clocks:
     async def _sleep_until(self, when: float | None) -> None:
         # Loop: a real sleep may wake a little early, and a fake one whenever time moves.
         while not self._woken:
-            left = MAX_NAP if when is None else min(when - to_ts(self._now()), MAX_NAP)
-            if left <= 0:
-                return
-            self._nap = asyncio.get_running_loop().create_task(self._doze(left))
+            self._nap = asyncio.get_running_loop().create_task(self._doze(when))
             try:
                 await asyncio.wait({self._nap})
             finally:
                 self._nap.cancel()
-            if when is None:
+            if not self._nap.cancelled() and self._nap.result():
                 return
 
-    async def _doze(self, seconds: float) -> None:
-        await self._sleep(seconds)
+    async def _doze(self, when: float | None) -> bool:
+        """One nap towards ``when``; whether the loop should read its timers now.
+
+        The time is read in the same step as falling asleep: read before the nap task
+        starts, a clock that moved in between would be missed (a nap for a stale span)."""
+        left = MAX_NAP if when is None else min(when - to_ts(self._now()), MAX_NAP)
+        if left <= 0:
+            return True
+        await self._sleep(left)
+        return when is None
 
     async def _fire(self, timer: TimerRow) -> bool:
         """Fire one due timer through the service; whether it changed anything here."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,7 @@ from bot.games import (
     Reminder,
     TimedOut,
 )
+from bot.games.convert import to_ts
 from bot.storage.rows import TimerRow
 from engine import Game
 from tests.bot.service_fakes import (
@@ -252,6 +253,34 @@ async def test_a_move_racing_the_clock_task(tmp_path: Path) -> None:
         assert memory_actions((await rig.service.game(view.game_id)).game) == [
             tuple(r) for r in rows
         ]
+
+
+class MovesWhenRead(FakeTime):
+    """A fake clock that, once armed, moves on the next turn of the event loop after it is
+    read: the clock moving between the clocks' reading it and their falling asleep."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jump: timedelta | None = None
+
+    def now(self) -> datetime:
+        if self.jump is not None:
+            asyncio.get_running_loop().call_soon(self.advance, self.jump)
+            self.jump = None
+        return super().now()
+
+
+async def test_a_clock_that_moves_as_the_clocks_fall_asleep_still_wakes_them(
+    tmp_path: Path,
+) -> None:
+    clock = MovesWhenRead()
+    service = await open_service(tmp_path / "d.sqlite3", clock)
+    clocks = Clocks(service, sleep=clock.sleep)
+    # A nap until a minute from now: the clock moves past it as the nap begins.
+    clock.jump = MINUTE
+    await asyncio.wait_for(clocks._sleep_until(to_ts(clock.current + MINUTE)), timeout=2)
+    assert clock.jump is None and clock.sleepers == 0
+    await service.close()
 
 
 async def test_stop_cancels_tasks_but_keeps_deadlines(tmp_path: Path) -> None:
