@@ -728,8 +728,10 @@ class Starts(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Once per process (``on_ready`` also follows a reconnect): finish the starts."""
-        if self._finished:
+        """Once per process (``on_ready`` also follows a reconnect): finish the starts. Admitted
+        like an interaction's handler, so a close under way waits for it before the database
+        closes (what it leaves undone, the next start-up finishes)."""
+        if self._finished or not self.bot.admit():
             return
         self._finished = True
         try:

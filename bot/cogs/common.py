@@ -149,9 +149,9 @@ class GameBot(commands.Bot):
         return len(self._handlers) > BUSY_HANDLERS
 
     def admit(self) -> bool:
-        """Whether the bot takes the interaction the current task handles: False once it is
-        closing (the caller refuses it in words); else ``close`` waits for the task before
-        the database closes."""
+        """Whether the bot takes the interaction (or the start-up's repair) the current task
+        handles: False once it is closing (the caller refuses it in words); else ``close``
+        waits for the task before the database closes."""
         if self.closing:
             return False
         task = asyncio.current_task()

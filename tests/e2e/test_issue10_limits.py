@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.cogs import buttons
 from tests.e2e.helpers import (
     Server,
     ShiftedClock,
@@ -142,6 +143,41 @@ async def test_issue10_item3_an_open_challenge_without_its_message_id_gets_it_at
     async with bot_on(fake, db):
         await quiet(db)
         assert query(db, "SELECT message_id FROM challenges") == [(challenge.id,)]
+
+
+async def test_issue10_item3_a_close_during_the_repair_waits_for_it(
+    server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The repair runs from ``on_ready``, outside any interaction: a bot closed while it is
+    under way finishes it before the database closes (it was left reading a closed one)."""
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db) as first:
+        with monkeypatch.context() as patch:
+            killed_after(first.service, "accept", patch)
+            challenge = await (
+                await fake.slash(server.alice, "challenge", channel=server.general,
+                                 opponent=server.bob)
+            ).reply()  # fmt: skip
+            await quiet(db)
+            accept = next(c for c in challenge.custom_ids() if ":accept:" in c)
+            await fake.click(server.bob, challenge, accept)
+            await fake.wait_until(lambda: query(db, "SELECT count(*) FROM games") == [(1,)])
+            await asyncio.sleep(0.3)
+    real, repairing = buttons.challenge_message, asyncio.Event()
+
+    async def slow(*args: Any) -> Any:
+        repairing.set()
+        await asyncio.sleep(0.5)  # Discord slow to show the channel
+        return await real(*args)
+
+    monkeypatch.setattr(buttons, "challenge_message", slow)
+    async with bot_on(fake, db):
+        await asyncio.wait_for(repairing.wait(), timeout=5)
+    # Closed during the repair: it was finished all the same.
+    assert query(db, "SELECT answer_shown FROM challenges") == [(1,)]
+    ((message_id,),) = query(db, "SELECT message_id FROM games")
+    assert message_id is not None and "accepted" in fake.messages[challenge.id].content
+    assert errors(caplog) == []
 
 
 # -- item 9: a confirmation is for the position it was shown for, and expires ----------------
