@@ -26,6 +26,7 @@ from tests.e2e.helpers import (
 )
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import Message
 
 __all__ = ["fake_discord"]  # the fixture is used by name
 
@@ -62,16 +63,11 @@ def execute(database: Path, sql: str) -> None:
         con.execute(sql)
 
 
-@pytest.mark.parametrize(
-    "kill",
-    ["after-accept", "after-accept-no-message-id", "after-thread", "computer-after-start"],
-)
-async def test_issue10_item3_a_start_interrupted_by_a_kill_is_finished_at_start_up(
-    server: Server,
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
-    kill: str,
-) -> None:
+async def start_killed(
+    server: Server, kill: str, monkeypatch: pytest.MonkeyPatch
+) -> Message | None:
+    """A bot starts a game (a challenge accepted, or one against the computer) and is "killed"
+    at ``kill``; the challenge message, or None for a game against the computer."""
     fake, db = server.fake, server.database
     async with bot_on(fake, db) as first:
         with monkeypatch.context() as patch:
@@ -97,6 +93,21 @@ async def test_issue10_item3_a_start_interrupted_by_a_kill_is_finished_at_start_
                 await fake.click(server.bob, challenge, accept)
             await fake.wait_until(lambda: query(db, "SELECT count(*) FROM games") == [(1,)])
             await asyncio.sleep(0.3)  # what else the handler would have done (nothing)
+    return challenge
+
+
+@pytest.mark.parametrize(
+    "kill",
+    ["after-accept", "after-accept-no-message-id", "after-thread", "computer-after-start"],
+)
+async def test_issue10_item3_a_start_interrupted_by_a_kill_is_finished_at_start_up(
+    server: Server,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    kill: str,
+) -> None:
+    fake, db = server.fake, server.database
+    challenge = await start_killed(server, kill, monkeypatch)
     ((game_id, thread_id, message_id),) = query(
         db, "SELECT game_id, thread_id, message_id FROM games"
     )
@@ -151,18 +162,8 @@ async def test_issue10_item3_a_close_during_the_repair_waits_for_it(
     """The repair runs from ``on_ready``, outside any interaction: a bot closed while it is
     under way finishes it before the database closes (it was left reading a closed one)."""
     fake, db = server.fake, server.database
-    async with bot_on(fake, db) as first:
-        with monkeypatch.context() as patch:
-            killed_after(first.service, "accept", patch)
-            challenge = await (
-                await fake.slash(server.alice, "challenge", channel=server.general,
-                                 opponent=server.bob)
-            ).reply()  # fmt: skip
-            await quiet(db)
-            accept = next(c for c in challenge.custom_ids() if ":accept:" in c)
-            await fake.click(server.bob, challenge, accept)
-            await fake.wait_until(lambda: query(db, "SELECT count(*) FROM games") == [(1,)])
-            await asyncio.sleep(0.3)
+    challenge = await start_killed(server, "after-accept", monkeypatch)
+    assert challenge is not None
     real, repairing = buttons.challenge_message, asyncio.Event()
 
     async def slow(*args: Any) -> Any:
