@@ -16,8 +16,8 @@ unanswered or refused moves, ERROR log records), and checks every game's stored 
 against the moves sent: none lost, none duplicated, none out of order.
 Targets: p99 first response <= 250 ms; no move lost or duplicated (exit status 1 otherwise).
 
-With ``--burst N`` (issue 10, must-show 3) N games are started, then one move in each is
-sent in the same instant: it prints whether every first answer came within Discord's 3
+With ``--burst N`` N games are started, then one move in each is sent in the same instant: it
+prints whether every first answer came within Discord's 3
 seconds (a later one is refused 10062 by the fake, as by Discord) and the first-answer p99.
 
 With ``--processes N`` (issue 12) the bot runs as real `dots-bot` processes (subprocesses,

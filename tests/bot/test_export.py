@@ -1,4 +1,4 @@
-"""The replays /export sends (issue 10 item 11): rendered in a worker process, one render for
+"""The replays /export sends: rendered in a worker process, one render for
 simultaneous exports of a game."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from engine import Game, Player
 NAMES = {Player.PINK: "alice", Player.BLUE: "bob"}
 
 
-async def test_issue10_item11_the_worker_renders_the_same_replay_as_the_bot() -> None:
+async def test_the_worker_renders_the_same_replay_as_the_bot() -> None:
     game = Game(6, 6)
     for point in ("C3", "C4", "D3", "D4"):
         game.place(point)
@@ -25,7 +25,7 @@ async def test_issue10_item11_the_worker_renders_the_same_replay_as_the_bot() ->
         replays.close()
 
 
-async def test_issue10_item11_exports_of_one_game_at_once_share_one_render(
+async def test_exports_of_one_game_at_once_share_one_render(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     replays = Replays()

@@ -1,4 +1,4 @@
-"""Pictures rendered in worker processes (issue 12): the same bytes as in-process, and a
+"""Pictures rendered in worker processes: the same bytes as in-process, and a
 worker that dies costs no picture."""
 
 from __future__ import annotations

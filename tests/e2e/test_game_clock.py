@@ -1,4 +1,4 @@
-"""Game clocks (issue 13 item 4) through the real bot and the fake Discord: a 5+5 game whose
+"""Game clocks through the real bot and the fake Discord: a 5+5 game whose
 clock runs out (a time-out, rule 7.2) across a restart that keeps the exact times, the times in
 /board, and the refusal of a game clock that is no game clock.
 

@@ -1,4 +1,4 @@
-"""Leaderboard periods through the real bot and the fake Discord (issue 13 item 6): the table of
+"""Leaderboard periods through the real bot and the fake Discord: the table of
 this month (points, then rating gained) leaves out last month's games, the all-time table keeps
 them, and /stats says the player's place this month."""
 

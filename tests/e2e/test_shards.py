@@ -6,7 +6,7 @@ exactly once (a stored time-out each, and no deadline left in the past), and no 
 announced twice (nor without being stored).
 
 What main does not guarantee yet: a time-out's announcement is posted after its commit, so
-a kill between the two loses it. The outbox (issue 12, the timers branch) fixes that; this
+a kill between the two loses it. The outbox fixes that; this
 test then also asserts that no announcement was lost (it looks for the outbox table).
 
 The processes run ``tests.e2e.shard_worker``: ``dots-bot`` itself pointed at the fake, with

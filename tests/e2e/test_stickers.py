@@ -1,4 +1,4 @@
-"""Stickers through the real bot and the fake Discord (issue 13 item 5): a move that earns one
+"""Stickers through the real bot and the fake Discord: a move that earns one
 says so in its post (new the first time, named after), nothing is said for a move that earns
 none, the book is a picture for any member and survives a restart; refusals are private."""
 

@@ -1,4 +1,4 @@
-"""Every sticker through the real bot and the fake Discord (issue 13, must show 1): earned in a
+"""Every sticker through the real bot and the fake Discord: earned in a
 scripted game that should earn it, and not in a near miss that should not.
 
 tests/e2e/test_stickers.py shows the first capture, the trap and the full page; this file the

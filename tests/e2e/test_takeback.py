@@ -1,4 +1,4 @@
-"""Takebacks by consent (issue 13 item 3) through the real bot and the fake Discord: asked and
+"""Takebacks by consent through the real bot and the fake Discord: asked and
 accepted, asked and declined (database and picture checked), the refusals (each private,
 nothing changed), and a request that outlives a restart of the bot."""
 
@@ -20,7 +20,7 @@ from tests.e2e.helpers import (
     start_game,
 )
 from tests.e2e.test_game import refused
-from tests.e2e.test_issue10 import FORGED_ID, forged_click
+from tests.e2e.test_interactions import FORGED_ID, forged_click
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Channel, Message

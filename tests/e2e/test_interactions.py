@@ -1,8 +1,6 @@
-"""Issue 10's items that live in the Discord layer, through the real bot and the strict fake.
-
-Each test is named by its item. Where the bot is still wrong the test is marked
-``xfail(strict=True, reason="issue 10 item N")``: the engineer who fixes the item removes the
-mark, and the test then guards the fix (a strict xfail that starts passing fails the suite).
+"""How the bot answers interactions, through the real bot and the strict fake Discord: the
+computer's run shown after an end, the "which game?" menu, the first answer before the slow work,
+refusals that stay private, stale confirmations, forged payloads and a token-free debug log.
 """
 
 from __future__ import annotations
@@ -68,7 +66,7 @@ class LongRun:
         """Nothing to stop."""
 
 
-async def test_issue10_item5_the_computer_playing_on_alone_shows_its_run_and_the_result(
+async def test_the_computer_playing_on_alone_shows_its_run_and_the_result(
     server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The player ends after one dot; the computer plays on alone, 450 dots (listed, the
@@ -135,7 +133,7 @@ async def pick_first_game(server: Server, point: str) -> InteractionHandle:
         pytest.param("Ｂ７", id="full-width"),
     ],
 )
-async def test_issue10_item6_the_which_game_menu_answers_whatever_was_typed(
+async def test_the_which_game_menu_answers_whatever_was_typed(
     server: Server, caplog: pytest.LogCaptureFixture, point: str
 ) -> None:
     fake, db = server.fake, server.database
@@ -164,7 +162,7 @@ def slowed(method: Callable[..., Awaitable[Any]], seconds: float) -> Callable[..
     return slow
 
 
-async def test_issue10_item7_a_move_is_acknowledged_before_the_slow_work(
+async def test_a_move_is_acknowledged_before_the_slow_work(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The service takes longer than Discord's deadline to store a move (as under 1,000
@@ -186,7 +184,7 @@ async def test_issue10_item7_a_move_is_acknowledged_before_the_slow_work(
     assert actions(db, game.game_id) == [("dot", 1, "E5")]
 
 
-async def test_issue10_item7_a_late_refusal_after_the_defer_is_still_private(
+async def test_a_late_refusal_after_the_defer_is_still_private(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A slow service that then refuses (the point taken meanwhile): deferred in time, and
@@ -210,7 +208,7 @@ async def test_issue10_item7_a_late_refusal_after_the_defer_is_still_private(
 # -- item 8: a stored move is always shown; an apology is always private ---------------------
 
 
-async def test_issue10_item8_a_failed_answer_after_a_public_defer_stays_private(
+async def test_a_failed_answer_after_a_public_defer_stays_private(
     server: Server,
 ) -> None:
     """The move's public answer is refused (403 on the follow-up that fills the deferral):
@@ -231,7 +229,7 @@ async def test_issue10_item8_a_failed_answer_after_a_public_defer_stays_private(
 # -- item 9: a confirmation is for the position it was shown for ----------------------------
 
 
-async def test_issue10_item9_a_stale_end_confirmation_is_refused_with_a_fresh_one(
+async def test_a_stale_end_confirmation_is_refused_with_a_fresh_one(
     server: Server,
 ) -> None:
     fake, db = server.fake, server.database
@@ -309,7 +307,7 @@ FORGERIES = [
 
 
 @pytest.mark.parametrize(("kind", "what", "payload"), FORGERIES)
-async def test_issue10_item13_forged_payloads_are_refused_cleanly(
+async def test_forged_payloads_are_refused_cleanly(
     server: Server, caplog: pytest.LogCaptureFixture, kind: str, what: str, payload: Any
 ) -> None:
     """A private refusal, not the generic apology, and no ERROR (an ERROR is a bug)."""
@@ -352,9 +350,7 @@ def root_logging() -> Iterator[None]:
         unredact(handler)
 
 
-async def test_issue10_item14_debug_logging_shows_no_token(
-    server: Server, root_logging: None
-) -> None:
+async def test_debug_logging_shows_no_token(server: Server, root_logging: None) -> None:
     """The real client at DEBUG through a game: interaction tokens sit in the events it
     logs and the URLs it calls; none reaches the log the bot sets up, nor the bot token."""
     fake, db = server.fake, server.database

@@ -1,5 +1,5 @@
-"""Issue 10's items 3, 9, 11 and 12 through the real bot and the strict fake Discord:
-confirmations for one position, the repair of half-started games, exports, per-user limits."""
+"""Through the real bot and the strict fake Discord: the start-up repair of half-started games,
+confirmations for one position, exports, and per-user limits."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ async def start_killed(
     "kill",
     ["after-accept", "after-accept-no-message-id", "after-thread", "computer-after-start"],
 )
-async def test_issue10_item3_a_start_interrupted_by_a_kill_is_finished_at_start_up(
+async def test_a_start_interrupted_by_a_kill_is_finished_at_start_up(
     server: Server,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
@@ -141,7 +141,7 @@ async def test_issue10_item3_a_start_interrupted_by_a_kill_is_finished_at_start_
     assert errors(caplog) == []
 
 
-async def test_issue10_item3_an_open_challenge_without_its_message_id_gets_it_at_start_up(
+async def test_an_open_challenge_without_its_message_id_gets_it_at_start_up(
     server: Server,
 ) -> None:
     fake, db = server.fake, server.database
@@ -156,7 +156,7 @@ async def test_issue10_item3_an_open_challenge_without_its_message_id_gets_it_at
         assert query(db, "SELECT message_id FROM challenges") == [(challenge.id,)]
 
 
-async def test_issue10_item3_a_close_during_the_repair_waits_for_it(
+async def test_a_close_during_the_repair_waits_for_it(
     server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The repair runs from ``on_ready``, outside any interaction: a bot closed while it is
@@ -184,7 +184,7 @@ async def test_issue10_item3_a_close_during_the_repair_waits_for_it(
 # -- item 9: a confirmation is for the position it was shown for, and expires ----------------
 
 
-async def test_issue10_item9_a_stale_resign_is_refused_with_a_fresh_confirmation(
+async def test_a_stale_resign_is_refused_with_a_fresh_confirmation(
     server: Server,
 ) -> None:
     fake, db = server.fake, server.database
@@ -204,7 +204,7 @@ async def test_issue10_item9_a_stale_resign_is_refused_with_a_fresh_confirmation
         assert actions(db, game.game_id)[-1] == ("resign", 1, None)
 
 
-async def test_issue10_item9_a_confirmation_expires_after_ten_minutes(server: Server) -> None:
+async def test_a_confirmation_expires_after_ten_minutes(server: Server) -> None:
     fake, db = server.fake, server.database
     clock = ShiftedClock()
     async with bot_on(fake, db, now=clock):
@@ -227,7 +227,7 @@ async def test_issue10_item9_a_confirmation_expires_after_ten_minutes(server: Se
 # -- item 12: per-user limits, set by the server's admins, with a friendly refusal -----------
 
 
-async def test_issue10_item12_limits_set_by_an_admin_refuse_the_next_challenge_politely(
+async def test_limits_set_by_an_admin_refuse_the_next_challenge_politely(
     server: Server,
 ) -> None:
     fake, db = server.fake, server.database
@@ -275,7 +275,7 @@ async def test_issue10_item12_limits_set_by_an_admin_refuse_the_next_challenge_p
 # -- item 11: /export keeps a finished game's replay, renders off the loop, has limits -------
 
 
-async def test_issue10_item11_export_keeps_a_finished_games_replay_and_fits_the_upload_limit(
+async def test_export_keeps_a_finished_games_replay_and_fits_the_upload_limit(
     server: Server,
 ) -> None:
     fake, db = server.fake, server.database
