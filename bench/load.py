@@ -17,8 +17,8 @@ against the moves sent: none lost, none duplicated, none out of order.
 Targets: p99 first response <= 250 ms; no move lost or duplicated (exit status 1 otherwise).
 
 With ``--burst N`` N games are started, then one move in each is sent in the same instant: it
-prints whether every first answer came within Discord's 3
-seconds (a later one is refused 10062 by the fake, as by Discord) and the first-answer p99.
+prints whether every first answer came within Discord's 3 seconds (a later one is refused 10062
+by the fake, as by Discord) and the first-answer p99.
 
 With ``--processes N`` (issue 12) the bot runs as real `dots-bot` processes (subprocesses,
 as a server operator runs them; the fake stays in this one): saturated (think time 0) on
