@@ -1,4 +1,4 @@
-"""The sticker book as a picture (issue 13 item 5): every sticker a card with a drawn emblem,
+"""The sticker book as a picture: every sticker a card with a drawn emblem,
 earned ones in colour with a count, missing ones as grey outlines.
 
 The renderer knows no bot code: the caller passes ``(id, name, count)`` for each sticker, in book
@@ -104,6 +104,12 @@ class Pen:
         for x, y in points:
             self.dot(x, y, who, size)
 
+    def base(self, ring: Sequence[Point2], who: str, size: float = 0.13) -> None:
+        """A base: its shaded area, its ring and a dot at each corner of the ring."""
+        self.area(ring, who)
+        self.ring(ring, who)
+        self.dots(ring, who, size)
+
 
 def _diamond(x: float, y: float, radius: float) -> list[Point2]:
     return [(x, y - radius), (x + radius, y), (x, y + radius), (x - radius, y)]
@@ -117,27 +123,19 @@ def _square(half: float) -> list[Point2]:
 
 
 def _first_capture(pen: Pen) -> None:
-    ring = _diamond(0, 0, 0.62)
-    pen.area(ring, "pink")
-    pen.ring(ring, "pink")
-    pen.dots(ring, "pink", 0.16)
+    pen.base(_diamond(0, 0, 0.62), "pink", 0.16)
     pen.dot(0, 0, "blue", 0.16)
 
 
 def _big_capture(pen: Pen) -> None:
-    ring = _square(0.78)
-    pen.area(ring, "pink")
-    pen.ring(ring, "pink")
-    pen.dots(ring, "pink")
+    pen.base(_square(0.78), "pink")
     pen.dots([(0, 0), (-0.36, -0.36), (0.36, -0.36), (-0.36, 0.36), (0.36, 0.36)], "blue")
 
 
 def _double_base(pen: Pen) -> None:
     left, right = _diamond(-0.46, 0, 0.46), _diamond(0.46, 0, 0.46)
-    for ring in (left, right):
-        pen.area(ring, "pink")
-        pen.ring(ring, "pink")
-        pen.dots(ring, "pink")
+    pen.base(left, "pink")
+    pen.base(right, "pink")
     pen.dots([(-0.46, 0), (0.46, 0)], "blue")
     # The one dot that closed both, marked as the last move is.
     pen.dot(0, 0, "ink", 0.22)
@@ -146,19 +144,14 @@ def _double_base(pen: Pen) -> None:
 
 def _bigger_ring(pen: Pen) -> None:
     outer, inner = _diamond(0, 0, 0.9), _diamond(0, 0, 0.4)
-    pen.area(outer, "pink")
-    pen.ring(outer, "pink")
-    pen.dots(outer, "pink")
+    pen.base(outer, "pink")
     pen.ring(inner, "faded", 2.0)
     pen.dots(inner, "faded", 0.11)
     pen.dot(0, 0, "pink", 0.11)
 
 
 def _empty_ring_trap(pen: Pen) -> None:
-    ring = _square(0.62)
-    pen.area(ring, "pink")
-    pen.ring(ring, "pink")
-    pen.dots(ring, "pink")
+    pen.base(_square(0.62), "pink")
     pen.line([(0.95, -0.95), (0.22, -0.22)], "ink", 2.5)
     pen.line([(0.22, -0.22), (0.22, -0.5)], "ink", 2.5)
     pen.line([(0.22, -0.22), (0.5, -0.22)], "ink", 2.5)
