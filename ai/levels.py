@@ -36,7 +36,7 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         # Easy takes a free capture but does not see the opponent's threats coming.
-        # Easy and medium search as before issue 15 (plain UCT: no AMAF, no pattern priors,
+        # Easy and medium search as they always did (plain UCT: no AMAF, no pattern priors,
         # no urgent answers in the playouts), only on the faster Field.
         Level(
             "easy",

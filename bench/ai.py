@@ -1,14 +1,18 @@
-"""Strength and speed of the computer player's levels (issues 7 and 15).
+"""Strength and speed of the computer player's levels.
 
-First prints playouts per second before (bench/ai_baseline.py: the search as it was before
-issue 15, frozen) and after (ai/playout.py on ai/field.py), side by side, on 10x10, 20x20 and
-39x32 (--speed-sizes; batches interleaved so a shared machine's load hits both alike).
+First prints playouts per second before (the old search's playouts, on the engine's Board) and
+after (ai/playout.py on ai/field.py), side by side, on 10x10, 20x20 and 39x32 (--speed-sizes;
+each side runs in a process of its own, in batches taken in turn so a shared machine's load
+hits all alike). With --baseline REF it also measures the playouts of git commit REF's
+computer and engine the same way and prints this tree's against them, with the ratios.
 Then plays the pairings, N games each with colours alternating, in a pool of worker processes,
 and prints the stronger side's wins, draws and losses and each level's seconds per move.
-Level names: easy, medium, hard (ai/levels.py), ``old-hard`` (today's hard before issue 15,
-frozen in bench/ai_baseline.py) and ``random`` (a uniformly random mover).
+Level names: easy, medium, hard (ai/levels.py), ``old-hard`` (hard as it was before the
+computer got its own Field, AMAF and priors: the ``ai`` package at git commit
+bench/baseline.py OLD_SEARCH, checked out into a temporary worktree and run on this tree's
+engine in a process of its own) and ``random`` (a uniformly random mover).
 --seconds S gives every search S seconds a move instead of its level's iteration budget
-(equal time for both sides: the issue's must-show is --pairs hard-old-hard --seconds 1).
+(equal time for both sides, as in --pairs hard-old-hard --seconds 1).
 Targets: each stronger level wins at least 80%; the new hard beats old-hard at least 75%.
 Run: python bench/ai.py [--games N[,M]] [--workers W] [--size 10|39x32[,20]] [--seconds 1]
        [--record FILE]   (each game as it ends, one JSON line; a rerun with the same FILE
@@ -16,7 +20,8 @@ Run: python bench/ai.py [--games N[,M]] [--workers W] [--size 10|39x32[,20]] [--
        [--pairs hard-old-hard,hard-medium,medium-easy,easy-random]
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
        [--like hard2=hard --set hard2.reuse=0 --pairs hard-hard2]   (a level against a variant)
-   the must-show, in one run (one pool of workers, the long 20x20 games first):
+       [--baseline REF [--speed-seconds 3]]   (playouts per second against another commit)
+   hard against old-hard, in one run (one pool of workers, the long 20x20 games first):
                   python bench/ai.py --pairs hard-old-hard --seconds 1 --size 20,10 --games 40,100
 """
 
@@ -30,18 +35,17 @@ import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ai_baseline
+from baseline import OLD_SEARCH, ROOT, Tree, checkout, interleaved, ratio
 
 import ai
 from ai import book
-from ai.field import Field
-from ai.playout import Policy, playout
-from engine import Action, Board, Game, Player, Start
+from engine import Action, Game, Player, Start
 
 RANDOM = "random"
 OLD = "old-hard"
@@ -74,8 +78,11 @@ def play(
     levels_by_name: dict[str, ai.Level],
     seconds: float | None = None,
     start: str = "empty",
+    old_search: Path | None = None,
 ) -> GameOutcome:
-    """Play game ``number`` of a match; the stronger level is Pink in even-numbered games."""
+    """Play game ``number`` of a match; the stronger level is Pink in even-numbered games.
+
+    ``old_search``: the tree whose ``ai`` plays ``old-hard`` (needed when it plays)."""
     pink, blue = (strong, weak) if number % 2 == 0 else (weak, strong)
     levels = {Player.PINK: pink, Player.BLUE: blue}
     width, _, height = size.partition("x")
@@ -83,6 +90,8 @@ def play(
     rng = random.Random(seed * 7919 + number)
     timings: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
+    # The old search's process is started (and has imported its packages) before any clock runs.
+    old = _old_tree(old_search) if OLD in levels.values() and old_search is not None else None
     moves = 0
     while not game.is_over:
         mover = game.to_move
@@ -93,17 +102,14 @@ def play(
             point = rng.choice(list(game.board.free_points()))
             game.place(point, mover)
         elif level == OLD:
-            old = ai_baseline.LEVELS["hard"]
-            if seconds is None:
-                found = ai_baseline.choose(game, old, seed=rng.randrange(2**32))
-            else:
-                found = ai_baseline.choose(
-                    game, old, seed=rng.randrange(2**32), iterations=1 << 40, max_seconds=seconds
-                )
+            assert old is not None, "old-hard plays from a checkout of OLD_SEARCH"
+            kind, point, iterations, budget = old.ask(
+                "old_choose", record=game.record, seed=rng.randrange(2**32), seconds=seconds
+            )
             timings[level].append(time.perf_counter() - started)
-            if seconds is None and 0 < found.iterations < old.iterations:
+            if seconds is None and 0 < iterations < budget:
                 capped[level] += 1
-            game.apply(Action(found.kind, mover, found.point))
+            game.apply(Action(kind, mover, point))
         else:
             decision = ai.choose(
                 game, levels_by_name[level], seed=rng.randrange(2**32), seconds=seconds
@@ -132,30 +138,62 @@ def play(
     )
 
 
-def playout_rates(width: int, height: int, seconds: float = 3.0) -> tuple[float, float, float]:
-    """Playouts per second from the empty board: before (the frozen baseline on the engine's
-    Board), after (the new playout on a Field, urgent answers off) and after with the levels'
-    policy. Batches alternate so a shared machine's load falls on all alike."""
-    rng = random.Random(1)
-    old_policy = ai_baseline.Policy(local=0.5)
-    policies = (Policy(local=0.5), ai.LEVELS["hard"].policy)
-    counts = [0, 0, 0]
-    spent = [0.0, 0.0, 0.0]
-    empty = Field(width, height)
-    while min(spent) < seconds / 3:
-        started = time.perf_counter()
-        board = Board(width, height)
-        ai_baseline.playout(
-            board, 1, alone=False, rng=rng, policy=old_policy, geometry=ai_baseline.Geometry(board)
-        )
-        spent[0] += time.perf_counter() - started
-        counts[0] += 1
-        for k, policy in enumerate(policies, 1):
-            started = time.perf_counter()
-            playout(empty.copy(), 1, alone=False, rng=rng, policy=policy)
-            spent[k] += time.perf_counter() - started
-            counts[k] += 1
-    return counts[0] / spent[0], counts[1] / spent[1], counts[2] / spent[2]
+_OLD_TREES: dict[Path, Tree] = {}
+
+
+def _old_tree(old_search: Path) -> Tree:
+    """This worker's process of the old search: the ``ai`` of ``old_search`` on this tree's
+    engine, started at its first game and kept for the worker's life (it ends with it)."""
+    tree = _OLD_TREES.get(old_search)
+    if tree is None:
+        tree = _OLD_TREES[old_search] = Tree(ROOT, ai_root=old_search)
+        tree.ask("where")  # its imports done
+    return tree
+
+
+def speed_table(
+    sizes: list[str], old_search: Path, *, seconds: float, baseline: tuple[str, Path] | None
+) -> None:
+    """Print the playouts per second from the empty board, each side in a process of its own
+    and all sides' batches in turn: before (the old search's playouts on the engine's Board),
+    after (a Field, the same policy), after with the levels' policy (urgent answers); with
+    ``baseline`` (a commit and its tree) also that tree's two after columns, and the ratios."""
+    print("playouts per second from the empty board (before: the old search on the engine's")
+    print("Board, policy local=0.5; after: Field, same policy; after+urgent: Field, the levels'")
+    print(f"policy), {seconds:g} s of batches a column")
+    header = f"{'size':<7} {'before':>8} {'after':>8} {'x':>5} {'after+urgent':>13}"
+    if baseline is not None:
+        ref = baseline[0][:10]
+        header += f" | {ref + ' after':>17} {ref + ' +urgent':>19}"
+    print(header)
+    with ExitStack() as stack:
+        old = stack.enter_context(Tree(ROOT, ai_root=old_search))
+        here = stack.enter_context(Tree(ROOT))
+        there = stack.enter_context(Tree(baseline[1])) if baseline is not None else None
+        for size in sizes:
+            width, height = (int(n) for n in size.split("x"))
+            kwargs = {"width": width, "height": height}
+            sides = [
+                (old, "old_playouts", kwargs),
+                (here, "field_playouts", {**kwargs, "urgent": False}),
+                (here, "field_playouts", {**kwargs, "urgent": True}),
+            ]
+            if there is not None:
+                sides += [
+                    (there, "field_playouts", {**kwargs, "urgent": False}),
+                    (there, "field_playouts", {**kwargs, "urgent": True}),
+                ]
+            figures = interleaved(sides, seconds)
+            before, after, urgent = (count / spent for count, spent, _ in figures[:3])
+            line = f"{size:<7} {before:>8.1f} {after:>8.1f} {after / before:>5.2f} {urgent:>13.1f}"
+            if there is not None:
+                ref_after, ref_urgent = (count / spent for count, spent, _ in figures[3:])
+                line += f" | {ref_after:>17.1f} {ref_urgent:>19.1f}"
+            print(line, flush=True)
+            if baseline is not None:
+                ref = baseline[0]
+                print(f"        after, this tree / {ref}: {ratio(figures[1], figures[3])}")
+                print(f"        after+urgent, this tree / {ref}: {ratio(figures[2], figures[4])}")
 
 
 def main() -> None:
@@ -170,6 +208,10 @@ def main() -> None:
     parser.add_argument("--pairs", default="hard-old-hard,hard-medium,medium-easy,easy-random")
     parser.add_argument("--seconds", type=float, default=None, help="seconds a move, all sides")
     parser.add_argument("--speed-sizes", default="10x10,20x20,39x32", help="'' to skip")
+    parser.add_argument("--speed-seconds", type=float, default=1.0, help="a column and size")
+    parser.add_argument(
+        "--baseline", metavar="REF", help="playouts per second against this git commit too"
+    )
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
     parser.add_argument("--record", type=Path, help="a JSON line a game; a rerun resumes")
     parser.add_argument("--every", type=int, default=0, help="a table every N games")
@@ -206,18 +248,33 @@ def main() -> None:
     for level in levels.values():
         print(level, flush=True)
     pairs = [_pair(p, levels) for p in args.pairs.split(",") if p]
-    if args.speed_sizes:
-        print("playouts per second from the empty board (before: engine Board + old policy;")
-        print("after: Field, same policy; after+urgent: Field, the levels' policy)")
-        print(f"{'size':<7} {'before':>8} {'after':>8} {'x':>5} {'after+urgent':>13}")
-        for size in args.speed_sizes.split(","):
-            width, height = (int(n) for n in size.split("x"))
-            before, after, levels_rate = playout_rates(width, height)
-            print(
-                f"{size:<7} {before:>8.1f} {after:>8.1f} {after / before:>5.2f}"
-                f" {levels_rate:>13.1f}",
-                flush=True,
+    # The checkouts outlive the matches' worker pool, whose old-hard runs from one of them.
+    with ExitStack() as trees:
+        old_search = None
+        if args.speed_sizes or any(OLD in pair for pair in pairs):
+            old_search = trees.enter_context(checkout(OLD_SEARCH))
+        if args.speed_sizes:
+            assert old_search is not None
+            baseline = None
+            if args.baseline:
+                baseline = (args.baseline, trees.enter_context(checkout(args.baseline)))
+            speed_table(
+                args.speed_sizes.split(","),
+                old_search,
+                seconds=args.speed_seconds,
+                baseline=baseline,
             )
+        play_matches(args, pairs, levels, old_search)
+
+
+def play_matches(
+    args: argparse.Namespace,
+    pairs: list[tuple[str, str]],
+    levels: dict[str, ai.Level],
+    old_search: Path | None,
+) -> None:
+    """Play the pairings (the games of ``args.record`` read, not replayed) and print the
+    tables; ``old_search`` is the tree whose ``ai`` plays old-hard."""
     sizes = args.size.split(",")
     counts = [int(n) for n in args.games.split(",")]
     if len(counts) == 1:
@@ -250,6 +307,7 @@ def main() -> None:
                     levels_by_name=levels,
                     seconds=args.seconds,
                     start=args.start,
+                    old_search=old_search,
                 ),
             )
             for n in range(max(counts))
@@ -359,7 +417,7 @@ def _pair(text: str, levels: dict[str, ai.Level]) -> tuple[str, str]:
 
 def report(
     outcomes: dict[tuple[str, str, str], list[GameOutcome]],
-    pairs: list[tuple[str, ...]],
+    pairs: list[tuple[str, str]],
     args: argparse.Namespace,
     *,
     size: str,

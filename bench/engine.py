@@ -1,8 +1,12 @@
-"""Speed of the engine: uniformly random legal playouts to the end of the game (issue 2).
+"""Speed of the engine: uniformly random legal playouts to the end of the game.
 
 Prints moves per second on 10x10 and on 39x32 and the per-move cost ratio 39x32 / 10x10, and
-how fast ``Board.undo`` takes every move of a playout back (issue 11).
-Run: python bench/engine.py [--seconds N]
+how fast ``Board.undo`` takes every move of a playout back.
+With ``--baseline REF`` it prints instead the moves per second of this tree and of git commit
+REF side by side, with their ratio, on each of ``--sizes``: REF is checked out into a temporary
+worktree and each tree's engine runs in a process of its own (bench/baseline.py), the two
+taking batches in turn so that a shared machine's load falls on both alike.
+Run: python bench/engine.py [--seconds N] [--baseline REF [--sizes 10x10,20x20,39x32]]
 """
 
 from __future__ import annotations
@@ -16,25 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from baseline import ROOT, Tree, checkout, engine_playout, interleaved, ratio
+
 from engine import Board
-
-
-def playout(width: int, height: int, rng: random.Random) -> int:
-    """Play uniformly random legal dots, alternating, until no free point is left."""
-    board = Board(width, height)
-    order = [board.index(p) for p in board.points()]
-    rng.shuffle(order)
-    dot, owner = board._dot, board._owner  # the fast path of the engine: see Board.place_index
-    player = 1
-    moves = 0
-    for i in order:
-        # A point later in a random order that is still free is a uniform pick among the free.
-        if dot[i] or owner[i]:
-            continue
-        board.place_index(i, player)
-        player = 3 - player
-        moves += 1
-    return moves
 
 
 def undo_rate(width: int, height: int, playouts: int, seed: int) -> float:
@@ -65,17 +53,39 @@ def measure(width: int, height: int, seconds: float, seed: int) -> tuple[float, 
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline or games < 3:
         start = time.perf_counter()
-        moves = playout(width, height, rng)
+        moves = engine_playout(width, height, rng)
         rates.append(moves / (time.perf_counter() - start))
         games += 1
     return statistics.median(rates), games
+
+
+def side_by_side(ref: str, sizes: list[str], seconds: float) -> None:
+    """Print this tree's and ``ref``'s moves per second on each size, and their ratio."""
+    print(f"engine playouts, moves per second: this tree against {ref}, {seconds:g} s each")
+    print(f"{'size':<7} {'this tree':>10} {ref[:10]:>10}  this / {ref[:10]}")
+    with checkout(ref) as tree, Tree(ROOT) as here, Tree(tree) as there:
+        for size in sizes:
+            width, height = (int(n) for n in size.split("x"))
+            kwargs = {"width": width, "height": height}
+            new, old = interleaved(
+                [(here, "engine_moves", kwargs), (there, "engine_moves", kwargs)], seconds
+            )
+            print(
+                f"{size:<7} {new[0] / new[1]:>10,.0f} {old[0] / old[1]:>10,.0f}  {ratio(new, old)}",
+                flush=True,
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", metavar="REF", help="side by side with this git commit")
+    parser.add_argument("--sizes", default="10x10,20x20,39x32", help="with --baseline")
     args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args.baseline, args.sizes.split(","), args.seconds)
+        return
     small, small_games = measure(10, 10, args.seconds, args.seed)
     large, large_games = measure(39, 32, args.seconds, args.seed)
     print(f"10x10: {small:,.0f} moves/s (median of {small_games} playouts)")

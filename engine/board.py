@@ -1,9 +1,11 @@
 """The position: dots, rings, bases and scores (RULES.md rules 1 to 5 and 8.1).
 
-Representation (for speed in pure Python): every array is a flat ``bytearray`` over the board
-padded by one cell on each side, so a neighbour is ``index + offset`` and the padding stops every
-walk without a bounds check. Index of point (x, y) is ``(height - y) * stride + x + 1``: row 0
-of the array is the padding above the top row.
+Representation (for speed in pure Python): flat ``bytearray``s over the board padded by one cell
+on each side, laid out by ``engine.rings.Geometry`` (one per board size), so a neighbour is
+``index + offset`` and the padding stops every walk without a bounds check. Index of point
+(x, y) is ``(height - y) * stride + x + 1``: row 0 of the array is the padding above the top
+row. The rules of capture on these arrays (closing rings, a dot played into a ring, the inside
+of a ring, base scoring) are engine/rings.py's, which the computer's Field calls too.
 
 What a move costs: placing a dot looks at its 8 neighbours. Only a dot that touches two separate
 runs of its own live dots can close a ring; only then are rings traced, and the work is the length
@@ -22,32 +24,9 @@ from dataclasses import dataclass
 from engine.errors import InsideBaseError, InvalidPointError, OccupiedError, OffBoardError
 from engine.options import check_size
 from engine.point import Player, Point, describe_board
+from engine.rings import CORNERS, RUN_STARTS, claim, closed_rings, geometry, ring_around
 
-EMPTY = 0
-BORDER = 3
 _BASES_MADE = -(1 << 40)  # a mark in the journal that is no ~index
-
-# Directions clockwise on the picture (the array's rows run downwards): N, NE, E, SE, S, SW, W, NW.
-_DX = (0, 1, 1, 1, 0, -1, -1, -1)
-_DY = (-1, -1, 0, 1, 1, 1, 0, -1)
-
-
-def _run_starts(own: int) -> tuple[int, ...]:
-    """The directions where a run of own neighbours begins (clockwise), for 8 bits of them."""
-    return tuple(k for k in range(8) if own >> k & 1 and not own >> ((k - 1) & 7) & 1)
-
-
-def _corners(own: int) -> int:
-    """How many pairs of runs meet across a corner (N and E own, NE not), for 8 bits."""
-    return sum(
-        1
-        for k in (1, 3, 5, 7)
-        if not own >> k & 1 and own >> (k - 1) & 1 and own >> ((k + 1) & 7) & 1
-    )
-
-
-_RUN_STARTS = tuple(_run_starts(own) for own in range(256))
-_CORNERS = tuple(_corners(own) for own in range(256))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +72,6 @@ class Board:
     """
 
     __slots__ = (
-        "_area_steps",
         "_base_cache",
         "_base_journal",
         "_bases",
@@ -102,10 +80,10 @@ class Board:
         "_dot",
         "_edge",
         "_free",
+        "_geometry",
         "_journal",
         "_live",
         "_owner",
-        "_scan",
         "_score",
         "height",
         "stride",
@@ -116,35 +94,19 @@ class Board:
         check_size(width, height, smallest=2)
         self.width = width
         self.height = height
-        stride = width + 2
-        self.stride = stride
-        cells = stride * (height + 2)
+        geo = geometry(width, height)
+        self._geometry = geo
+        self.stride = geo.stride
+        cells = geo.cells
         # _live: 1/2 a live dot of that player, 0 no live dot (free, or a dead dot), 3 padding.
-        self._live = bytearray(cells)
+        self._live = geo.padding[:]
         # _dot: 1/2 the dot's colour whether live or not, 0 none, 3 padding.
-        self._dot = bytearray(cells)
+        self._dot = geo.padding[:]
         # _owner: 1/2 the owner of the base the point lies in, 0 none.
         self._owner = bytearray(cells)
-        # _edge: 1 on the board's outer line (rule 3.3: never inside anything).
-        self._edge = bytearray(cells)
-        for i in range(cells):
-            row, col = divmod(i, stride)
-            if row in (0, height + 1) or col in (0, width + 1):
-                self._live[i] = BORDER
-                self._dot[i] = BORDER
-            elif row in (1, height) or col in (1, width):
-                self._edge[i] = 1
-        self._dirs = tuple(dy * stride + dx for dx, dy in zip(_DX, _DY, strict=True))
-        # _scan[k]: having arrived by direction k, the (direction, offset) pairs to look at, in
-        # order, for the next dot of the ring: clockwise, starting just after the way back.
-        self._scan = tuple(
-            tuple(((k + 5 + j) & 7, self._dirs[(k + 5 + j) & 7]) for j in range(8))
-            for k in range(8)
-        )
-        self._area_steps = (
-            tuple(2 * dy for dy in _DY),
-            tuple(stride * dy * dy + dx * dy for dx, dy in zip(_DX, _DY, strict=True)),
-        )
+        # The geometry's neighbour offsets and outer line (rule 3.3), at hand for the hot path.
+        self._dirs = geo.dirs
+        self._edge = geo.edge
         self._chain = list(range(cells))
         self._score = [0, 0, 0]
         self._free = width * height
@@ -377,9 +339,14 @@ class Board:
         self._journal.append(~i)
         new_rings = self._new_rings(i, player)
         if new_rings > 0:
-            self._close_rings(i, player, new_rings, made)
+            # Each base is made before the next ring is looked for (its dots stop being live).
+            for ring, area in closed_rings(self._geometry, live, i, player, new_rings):
+                made.append(self._make_base(player, ring, area, first=not made))
         if not made and not self._edge[i]:
-            self._played_into_ring(i, player, made)
+            # Rule 4.4: a dot that made no base, played inside an empty ring of the opponent.
+            taken_by = ring_around(self._geometry, live, i, player)
+            if taken_by is not None:
+                made.append(self._make_base(3 - player, *taken_by, first=True))
         if made:
             self._base_cache = None
             self._journal.append(_BASES_MADE)
@@ -414,8 +381,8 @@ class Board:
             value = journal.pop()
         i = ~value
         chain[i] = i
-        self._dot[i] = EMPTY
-        self._live[i] = EMPTY
+        self._dot[i] = 0
+        self._live[i] = 0
         self._free += 1
         return self.point_at(i)
 
@@ -445,7 +412,7 @@ class Board:
             | (live[i - 1] == player) << 6
             | (live[a - 1] == player) << 7
         )
-        starts = _RUN_STARTS[own]
+        starts = RUN_STARTS[own]
         if not starts:
             return 0  # a free point's chain entry is itself already
         chain, dirs, writes = self._chain, self._dirs, self._journal
@@ -469,164 +436,19 @@ class Board:
                 writes.append(root)
                 writes.append(root)
                 chain[root] = first
-        return len(roots) - _CORNERS[own] - len(set(roots))
-
-    def _close_rings(self, i: int, player: int, new_rings: int, made: list[_BaseRecord]) -> None:
-        """Rule 4.1 and 4.2: for each region beside the new dot, the smallest ring around it.
-
-        A region that a straight line reaches the board's edge from, without crossing an own
-        live dot, is open: it is not traced. Then the region the dot stood in was open, so every
-        new ring encloses a region of its own; once ``new_rings`` are found, what is left is the
-        open region. The shortest lines are traced first. Both spare the long walk round the
-        outside of a big chain, the usual case once the board fills up.
-        """
-        live, dirs = self._live, self._dirs
-        opponent = 3 - player
-        candidates: list[tuple[int, int]] = []
-        open_seen = False
-        for k in (0, 2, 4, 6):
-            q = i + dirs[k]
-            if live[q] == player or live[q] == BORDER:
-                continue
-            offset = dirs[k]
-            c = q
-            while live[c] != player and live[c] != BORDER:
-                c += offset
-            if live[c] == BORDER:
-                open_seen = True
-            else:
-                candidates.append(((c - q) // offset, k))
-        candidates.sort()
-        done = 0
-        found = 0
-        for _, k in candidates:
-            if done >> k & 1:
-                continue
-            walk, covered, area2 = self._trace(i, k, player)
-            done |= covered
-            if walk is None or area2 >= 0:
-                continue
-            loop = outer_loop(walk, self.stride)
-            if loop is None or i not in loop:
-                continue
-            q = i + dirs[k]
-            area = self._area(loop, q)
-            if any(live[c] == opponent for c in area):
-                made.append(self._make_base(player, loop, area, first=not made))
-            found += 1
-            if open_seen and found >= new_rings:
-                return
-
-    def _played_into_ring(self, i: int, player: int, made: list[_BaseRecord]) -> None:
-        """Rule 4.4: a dot that made no base, played inside an empty ring of the opponent."""
-        live, dirs = self._live, self._dirs
-        opponent = 3 - player
-        for offset in (dirs[0], dirs[2], dirs[4], dirs[6]):
-            if live[i + offset] == player:
-                return
-        # Each ray must end on an opponent's dot; an own live dot or the edge on the way means
-        # the region around the dot is open or holds a live dot of ours: no empty ring.
-        for offset in (dirs[6], dirs[2], dirs[0], dirs[4]):
-            c = i + offset
-            while not live[c]:
-                c += offset
-            if live[c] != opponent:
-                return
-        face = {i}
-        stack = [i]
-        while stack:
-            c = stack.pop()
-            for offset in (dirs[0], dirs[2], dirs[4], dirs[6]):
-                n = c + offset
-                value = live[n]
-                if value == opponent or n in face:
-                    continue
-                if value:  # a live dot of ours, or the padding: not an empty ring
-                    return
-                face.add(n)
-                stack.append(n)
-        top = min(face)
-        walk, _, area2 = self._trace(top - self.stride, 4, opponent)
-        if walk is None or area2 >= 0:
-            return
-        loop = outer_loop(walk, self.stride)
-        if loop is None:
-            return
-        area = self._area(loop, top)
-        if any(live[c] == player and c != i for c in area):
-            return
-        made.append(self._make_base(opponent, loop, area, first=not made))
-
-    def _trace(self, start: int, k0: int, player: int) -> tuple[list[int] | None, int, int]:
-        """Walk the boundary of ``player``'s live dots around the region beside ``start``
-        (``trace_ring`` on this board's arrays)."""
-        return trace_ring(
-            self._live, self._dirs, self._scan, self._area_steps, start=start, k0=k0, player=player
-        )
-
-    def _area(self, ring: tuple[int, ...], seed: int) -> frozenset[int]:
-        """Everything inside ``ring`` (rule 3.3); ``seed`` is a point known to be inside.
-
-        Usually that is the points reachable from ``seed`` by steps up, down, left and right
-        without stepping on a ring dot (cost: the area). When the ring touches itself (two of
-        its dots that do not follow each other are neighbours), it can seal off pockets on
-        its far side or split its inside in two, which rule 3.3 counts too: then the whole
-        bounding box is examined (``_inside``).
-        """
-        dots = frozenset(ring)
-        live, dirs = self._live, self._dirs
-        for c in ring:
-            touching = 0
-            for offset in dirs:
-                if c + offset in dots:
-                    touching += 1
-            if touching > 2:
-                return self._inside(ring)
-        steps = (dirs[0], dirs[2], dirs[4], dirs[6])
-        area = {seed}
-        stack = [seed]
-        while stack:
-            c = stack.pop()
-            for offset in steps:
-                n = c + offset
-                if n not in dots and n not in area:
-                    if live[n] == BORDER:  # the seed was not inside after all
-                        return self._inside(ring)
-                    area.add(n)
-                    stack.append(n)
-        return frozenset(area)
-
-    def _inside(self, ring: tuple[int, ...]) -> frozenset[int]:
-        """Every point inside ``ring`` (rule 3.3): those that cannot reach the board's edge by
-        steps up, down, left and right without stepping on one of the ring's dots.
-
-        Only the ring's bounding box needs looking at: a point on the box's border that is not
-        a ring dot can step out of the box, where no ring dot stands. Costs the box's area.
-        """
-        return frozenset(inside_of(ring, self.stride))
+        return len(roots) - CORNERS[own] - len(set(roots))
 
     def _make_base(
         self, owner: int, ring: tuple[int, ...], area: frozenset[int], *, first: bool
     ) -> _BaseRecord:
-        """Make a base: everything in ``area`` becomes ``owner``'s (rules 4.1, 4.5, 5.1, 5.2)."""
-        live, dot, owners, score = self._live, self._dot, self._owner, self._score
+        """Make a base (``claim``) and note what it changes, for ``undo``."""
+        live, owners = self._live, self._owner
         if first:  # the dot's first base: note what its bases change, for ``undo``
-            self._base_journal.append((self._free, score[:], self._bases, []))
+            self._base_journal.append((self._free, self._score[:], self._bases, []))
         undo = self._base_journal[-1][3]
         for c in area:
-            old = owners[c]
-            undo.extend((c, old, live[c]))
-            value = dot[c]
-            if old != owner:
-                if value:
-                    if old and value == 3 - old:
-                        score[old] -= 1
-                    if value == 3 - owner:
-                        score[owner] += 1
-                elif not old:
-                    self._free -= 1
-                owners[c] = owner
-            live[c] = EMPTY
+            undo.extend((c, owners[c], live[c]))
+        self._free -= claim(owner, area, live=live, dot=self._dot, owners=owners, score=self._score)
         # A base swallowed (rule 4.5) or merged into the new one is gone: its ring dots are
         # inside, or (ring dots shared with the new ring) its whole area is.
         self._bases = [
@@ -645,10 +467,9 @@ class Board:
         other._live = self._live[:]
         other._dot = self._dot[:]
         other._owner = self._owner[:]
+        other._geometry = self._geometry
         other._edge = self._edge
         other._dirs = self._dirs
-        other._scan = self._scan
-        other._area_steps = self._area_steps
         other._chain = self._chain[:]
         other._score = self._score[:]
         other._free = self._free
@@ -696,146 +517,3 @@ class Board:
         for player, point in moves:
             board.place(point, player)
         return board
-
-
-def trace_ring(
-    live: bytearray,
-    dirs: tuple[int, ...],
-    scan: tuple[tuple[tuple[int, int], ...], ...],
-    area_steps: tuple[tuple[int, ...], tuple[int, ...]],
-    *,
-    start: int,
-    k0: int,
-    player: int,
-) -> tuple[list[int] | None, int, int]:
-    """Walk the boundary of ``player``'s live dots around the region beside ``start``.
-
-    The region is the one holding ``start + dirs[k0]``; the walk keeps it on its right hand
-    and hugs it as tightly as the links allow, so it is the smallest chain around it. It ends
-    when it would repeat its first step, or as soon as it finds the region open (it touches
-    the padding). Returns the walk (None when ``start`` has no own neighbour or the region
-    is open), a bit mask of the directions around ``start`` that open onto the region, and
-    twice the signed area the walk goes round (negative when it goes round the region, so
-    the region is enclosed; see ``outer_loop``). Costs the length of the walk.
-
-    ``live`` is a padded board's cells, ``dirs`` the eight neighbour offsets, ``scan`` and
-    ``area_steps`` the tables ``Board`` builds for them (the computer's own board passes its
-    own arrays of the same layout).
-    """
-    twice_dy, area_step = area_steps
-    covered = 1 << k0
-    k = k0
-    for _ in range(7):
-        k = (k + 1) & 7
-        if live[start + dirs[k]] == player:
-            break
-        covered |= 1 << k
-    else:
-        return None, covered, 0
-    first = start + dirs[k]
-    # Twice the signed area, summed step by step from the array index alone (Green's
-    # theorem: 2A = sum of 2*x*dy + dx*dy, with x*dy rewritten through index = y*stride + x).
-    area = start * twice_dy[k] + area_step[k]
-    walk = [start]
-    cur = first
-    for _ in range(4 * len(live)):
-        if cur == start:
-            for k2, offset in scan[k]:
-                if live[cur + offset] == player:
-                    break
-                covered |= 1 << k2
-            if cur + offset == first:
-                return walk, covered, area
-            k = k2
-        else:
-            for k, offset in scan[k]:  # noqa: B007, B020 - k carries the direction out
-                value = live[cur + offset]
-                if value == player:
-                    break
-                if value == BORDER:
-                    # The cells passed over belong to the region: it reaches the padding,
-                    # so it is open and nothing encloses it.
-                    return None, covered, 0
-        walk.append(cur)
-        area += cur * twice_dy[k] + area_step[k]
-        cur += offset
-    raise AssertionError("a ring trace did not close")  # pragma: no cover
-
-
-def inside_of(ring: tuple[int, ...], stride: int) -> list[int]:
-    """The array indices inside ``ring`` (rule 3.3), row by row: the points that cannot step out
-    of the ring's bounding box up, down, left and right without stepping on a ring dot.
-    Costs the box's area."""
-    dots = frozenset(ring)
-    rows = [c // stride for c in ring]
-    cols = [c % stride for c in ring]
-    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-    outside: set[int] = set()
-    for row in range(top, bottom + 1):
-        base = row * stride
-        if row in (top, bottom):
-            outside.update(base + col for col in range(left, right + 1))
-        else:
-            outside.update((base + left, base + right))
-    outside -= dots
-    stack = list(outside)
-    low, high = top * stride + left, bottom * stride + right
-    while stack:
-        c = stack.pop()
-        for n in (c - stride, c + 1, c + stride, c - 1):
-            if n in outside or n in dots or not low <= n <= high:
-                continue
-            if not left <= n % stride <= right:
-                continue
-            outside.add(n)
-            stack.append(n)
-    return [
-        c
-        for row in range(top + 1, bottom)
-        for c in range(row * stride + left + 1, row * stride + right)
-        if c not in outside and c not in dots
-    ]
-
-
-def outer_loop(walk: list[int], stride: int) -> tuple[int, ...] | None:
-    """The ring of a closed walk: the largest loop in it that goes round the region on its right.
-
-    A walk may pass a dot twice (a spur, or a loop hanging into the region); it is cut into
-    simple loops at every repeated dot. Loops that turn the other way go round an island, not
-    the region, and spurs enclose nothing. None when no loop goes round the region.
-    """
-    if len(walk) < 4:
-        return None
-    best: tuple[int, ...] | None = None
-    best_area = 0
-    stack: list[int] = []
-    position: dict[int, int] = {}
-    for v in [*walk, walk[0]]:
-        at = position.get(v)
-        if at is None:
-            position[v] = len(stack)
-            stack.append(v)
-            continue
-        loop = stack[at:]
-        del stack[at + 1 :]
-        for u in loop[1:]:
-            del position[u]
-        if len(loop) < 4:
-            continue
-        area = twice_area(loop, stride)
-        # With rows running downwards, a loop that keeps the region on its right has a
-        # negative signed area.
-        if area < best_area:
-            best, best_area = tuple(loop), area
-    return best
-
-
-def twice_area(loop: list[int], stride: int) -> int:
-    """Twice the signed area of a closed loop of array indices (shoelace formula)."""
-    total = 0
-    x0, y0 = loop[-1] % stride, loop[-1] // stride
-    for v in loop:
-        y1, x1 = divmod(v, stride)
-        total += x0 * y1 - x1 * y0
-        x0, y0 = x1, y1
-    return total
