@@ -18,10 +18,13 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.buttons import GamePicker, point_key, typed_of_key
-from bot.cogs.common import ANSWER_BUDGET, send_to_game, thread_name
+from bot.cogs import DYNAMIC_ITEMS
+from bot.cogs.in_game import ACTIONS, GamePicker, handler, point_key, typed_of_key
+from bot.cogs.interactions import ANSWER_BUDGET, MAX_ID
+from bot.cogs.names import thread_name
 from bot.cogs.options import game_options
-from bot.cogs.posts import fit_content, fit_list, plain_name
+from bot.cogs.posting import send_to_game
+from bot.cogs.posts import CUSTOM_ID, fit_content, fit_list, plain_name
 from bot.games import GameService, NotYourChallenge, NotYourTurn, Refusal
 from tests.bot.discord_inprocess import (
     APP_ID,
@@ -56,7 +59,7 @@ def button_id(message: dict[str, Any], prefix: str) -> str:
 
 def private_refusal(calls: list[Call], *words: str) -> Call:
     """The one private answer in ``calls``; it must contain each of ``words``. A public
-    deferral filled in and deleted before the private answer (see ``common.clear_deferral``)
+    deferral filled in and deleted before the private answer (see ``interactions.clear_deferral``)
     is no answer."""
     original = "/messages/@original"
     cleared = any(c.method == "DELETE" and c.path.endswith(original) for c in calls)
@@ -196,7 +199,7 @@ async def test_accept_opens_a_thread_with_the_first_picture_and_pings_pink(world
     assert view.message_id is not None
 
 
-async def test_issue10_item4_a_game_started_in_a_game_thread_gets_its_own_thread(
+async def test_a_game_started_in_a_game_thread_gets_its_own_thread(
     world: World,
 ) -> None:
     """Discord refuses a thread inside a thread: the new game's thread is made in the parent
@@ -533,7 +536,7 @@ async def test_leaderboard_stats_and_history_after_a_rated_game(world: World) ->
     board = next(c for c in calls if c.kind == 4)
     text = board.payload["data"]["embeds"][0]["description"]  # type: ignore[index]
     assert text.index(f"<@{ANN.id}>") < text.index(f"<@{BOB.id}>")
-    assert "1 game: 1 won" in text  # issue 10 item 18: "1 game", not "1 games"
+    assert "1 game: 1 won" in text  # "1 game", not "1 games"
     calls = await world.harness.slash(CAT, "stats", user=BOB)
     stats = next(c for c in calls if c.kind == 4).payload["data"]["embeds"][0]["description"]  # type: ignore[index]
     assert "1 game: 0 won, 1 lost" in stats
@@ -813,10 +816,10 @@ async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
     assert sorted(c["name"] for c in synced) == sorted(c["name"] for c in golden)
 
 
-# -- issue 10: Discord's limits, slow service, forged payloads, names -------------------------
+# -- Discord's limits, slow service, forged payloads, names ----------------------------------
 
 
-def test_issue10_item5_fit_content_keeps_the_first_and_last_lines_within_2000() -> None:
+def test_fit_content_keeps_the_first_and_last_lines_within_2000() -> None:
     run = "Computer (medium) plays on alone: " + ", ".join(f"A{n}" for n in range(1, 600))
     content = "\n".join(["**Game #1**", run, "Computer ends.", "Pink 0 · Blue 3", "Blue wins."])
     fitted = fit_content(content)
@@ -835,7 +838,7 @@ def test_issue10_item5_fit_content_keeps_the_first_and_last_lines_within_2000() 
     assert len(fit_content("x" * 5000)) == 2000
 
 
-def test_issue10_item5_a_long_list_is_summed_up_with_how_many_more() -> None:
+def test_a_long_list_is_summed_up_with_how_many_more() -> None:
     dots = [f"B{n}" for n in range(1, 451)]
     line = fit_list(dots, 1200)
     assert len(line) <= 1200 + len(" … and 450 more")
@@ -844,7 +847,7 @@ def test_issue10_item5_a_long_list_is_summed_up_with_how_many_more() -> None:
     assert fit_list(["A1", "B2"], 1200) == "A1, B2"
 
 
-def test_issue10_item6_any_typed_point_gives_a_custom_id_that_matches_its_template() -> None:
+def test_any_typed_point_gives_a_custom_id_that_matches_its_template() -> None:
     template = re.compile(GamePicker.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
     for typed in ["B7", "é5", "B-7", "B\u200b7", "Ｂ７", "", "🙂" * 40, "x" * 40, "_abc", "a:b"]:
         key = point_key(typed)
@@ -859,7 +862,49 @@ def test_issue10_item6_any_typed_point_gives_a_custom_id_that_matches_its_templa
         assert typed_of_key(forged) is None, forged
 
 
-def test_issue10_item15_names_lose_their_bidi_controls() -> None:
+def test_every_in_game_action_has_a_handler_and_the_menu_asks_for_those_without_a_choice() -> None:
+    for action in ACTIONS:
+        assert callable(handler(action)), action
+    asking = [str(action) for action, entry in ACTIONS.items() if entry.choose is None]
+    assert asking == ["move", "end", "resign", "board"]
+    assert list(GamePicker.ID.actions) == asking
+
+
+@pytest.mark.parametrize("item", DYNAMIC_ITEMS, ids=lambda item: item.__name__)
+def test_every_custom_id_matches_its_own_template_and_fits_discords_limit(item: Any) -> None:
+    template = item.__discord_ui_compiled_template__
+    key = point_key("🙂" * 40) if item is GamePicker else MAX_ID
+    # The largest numbers the templates take: positions of 6 digits, instants of 12.
+    fields = item.ID.fields + item.ID.optional
+    numbers = {name: int("9" * (6 if name == "moves" else 12)) for name, _ in fields}
+    required = {name: numbers[name] for name, _ in item.ID.fields}
+    for action in item.ID.actions:
+        for given in (required, numbers):
+            custom_id = item.ID.format(action, key, **given)
+            assert template.fullmatch(custom_id), custom_id
+            assert len(custom_id) <= CUSTOM_ID, custom_id
+
+
+def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
+    formats = {
+        item.__name__: item.__discord_ui_compiled_template__.pattern for item in DYNAMIC_ITEMS
+    }
+    assert formats == {
+        "ChallengeButton": r"dots:challenge:(?P<action>accept|decline|cancel):(?P<key>[0-9]+)",
+        "ConfirmButton": (
+            r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)"
+            r"(?::(?P<moves>[0-9]+):(?P<shown>[0-9]+))?"
+        ),
+        "GamePicker": r"dots:pick:(?P<action>move|end|resign|board):(?P<key>[A-Za-z0-9_-]{0,80})",
+        "RematchButton": r"dots:rematch:(?P<action>offer):(?P<key>[0-9]+)",
+        "TakebackButton": (
+            r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
+            r"(?::(?P<asked>[0-9]{1,12}))?"
+        ),
+    }
+
+
+def test_names_lose_their_bidi_controls() -> None:
     evil = "\u202eevil\u202c name\u2067x\u2069\u200f"
     assert plain_name(evil) == "evil namex"
     name = thread_name(7, evil, "bob\nsmith" + "z" * 200)
@@ -867,14 +912,14 @@ def test_issue10_item15_names_lose_their_bidi_controls() -> None:
     assert name.startswith("Dots #7: evil namex vs bob smith") and len(name) <= 100
 
 
-def test_issue10_item15_sizes_in_full_width_digits_read_as_ascii() -> None:
+def test_sizes_in_full_width_digits_read_as_ascii() -> None:
     options = game_options("１０x１０", "standard", "empty", None, "random", rated=True)
     assert (options.width, options.height) == (10, 10)
     with pytest.raises(Refusal):
         game_options("١٠x١٠", "standard", "empty", None, "random", rated=True)
 
 
-async def test_issue10_item7_a_slow_service_gets_a_public_deferral_first(
+async def test_a_slow_service_gets_a_public_deferral_first(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id, thread = await start_game(world)
@@ -896,7 +941,7 @@ async def test_issue10_item7_a_slow_service_gets_a_public_deferral_first(
     assert (await world.service.game(game_id)).game.last_move.name == "E5"  # type: ignore[union-attr]
 
 
-async def test_issue10_item7_a_late_refusal_clears_the_public_deferral_and_is_private(
+async def test_a_late_refusal_clears_the_public_deferral_and_is_private(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, thread = await start_game(world)
@@ -914,7 +959,7 @@ async def test_issue10_item7_a_late_refusal_clears_the_public_deferral_and_is_pr
     assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
 
 
-async def test_issue10_item13_a_forged_game_id_is_refused_not_looked_up(world: World) -> None:
+async def test_a_forged_game_id_is_refused_not_looked_up(world: World) -> None:
     await start_game(world)
     for value in (2**63, -(2**63) - 1, 0):
         await refused(world, world.harness.slash(ANN, "board", game=value), "no game")
@@ -938,7 +983,7 @@ class RefusingChannel:
 
 
 @pytest.mark.parametrize("refusals", [1, 2])
-async def test_issue10_item5_a_post_refused_for_its_body_still_posts_the_result(
+async def test_a_post_refused_for_its_body_still_posts_the_result(
     refusals: int, caplog: pytest.LogCaptureFixture
 ) -> None:
     channel = RefusingChannel(refusals)
@@ -957,7 +1002,7 @@ async def test_issue10_item5_a_post_refused_for_its_body_still_posts_the_result(
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
-# -- issue 10 item 5 across the adapter: the longest answers fit ------------------------------
+# -- Discord's limits across the adapter: the longest answers fit ---------------------------
 
 LONG = Member(940_000_000_000_000_006, "L" * 40 + "\u202e" + "o" * 300)
 
@@ -980,7 +1025,7 @@ def only_embed(calls: list[Call]) -> dict[str, Any]:
     return embed  # type: ignore[no-any-return]
 
 
-async def test_issue10_item5_the_longest_history_leaderboard_and_stats_fit(
+async def test_the_longest_history_leaderboard_and_stats_fit(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = await finished_game(world, LONG, BOB)
@@ -996,7 +1041,9 @@ async def test_issue10_item5_the_longest_history_leaderboard_and_stats_fit(
     monkeypatch.setattr(world.service, "leaderboard", long_leaderboard)
     embed = only_embed(await world.harness.slash(LONG, "history"))
     assert len(embed["title"]) == 256 and embed["title"].startswith("Dots games of L")
-    assert embed["title"].endswith("…") and "\u202e" not in embed["title"]  # item 15 too
+    assert (
+        embed["title"].endswith("…") and "\u202e" not in embed["title"]
+    )  # and without bidi controls
     lines = embed["description"].split("\n")
     assert len(embed["description"]) <= 4096 and len(lines) < 80
     assert lines[0].startswith(f"#{game_id} win") and lines[-1].startswith(f"#{game_id} win")
@@ -1007,7 +1054,7 @@ async def test_issue10_item5_the_longest_history_leaderboard_and_stats_fit(
     assert len(embed["title"]) == 256 and "Rating" in embed["description"]
 
 
-# -- issue 10 item 7 across the adapter: the first answer before the slow service -------------
+# -- across the adapter: the first answer before the slow service ----------------------------
 
 
 def slowed(
@@ -1031,7 +1078,7 @@ def slowed(
     return before
 
 
-async def test_issue10_item7_a_slow_accept_is_deferred_then_edits_the_challenge(
+async def test_a_slow_accept_is_deferred_then_edits_the_challenge(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     message = await challenge(world)
@@ -1046,7 +1093,7 @@ async def test_issue10_item7_a_slow_accept_is_deferred_then_edits_the_challenge(
 
 
 @pytest.mark.parametrize("action", ["accept", "decline"])
-async def test_issue10_item7_a_late_refusal_of_a_click_is_private(
+async def test_a_late_refusal_of_a_click_is_private(
     world: World, monkeypatch: pytest.MonkeyPatch, action: str
 ) -> None:
     message = await challenge(world)
@@ -1058,7 +1105,7 @@ async def test_issue10_item7_a_late_refusal_of_a_click_is_private(
     assert not any(b.get("disabled") for row in stored["components"] for b in row["components"])
 
 
-async def test_issue10_item7_a_slow_challenge_is_posted_after_a_public_deferral(
+async def test_a_slow_challenge_is_posted_after_a_public_deferral(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = slowed(monkeypatch, world, "challenge")
@@ -1075,7 +1122,7 @@ async def test_issue10_item7_a_slow_challenge_is_posted_after_a_public_deferral(
     assert len(world.harness.threads()) == 1
 
 
-async def test_issue10_item7_a_late_refusal_of_a_challenge_is_private(
+async def test_a_late_refusal_of_a_challenge_is_private(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     slowed(monkeypatch, world, "challenge", Refusal("you already challenged bob"))
@@ -1085,7 +1132,7 @@ async def test_issue10_item7_a_late_refusal_of_a_challenge_is_private(
     assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
 
 
-async def test_issue10_item7_a_slow_computer_game_and_undo_are_deferred_first(
+async def test_a_slow_computer_game_and_undo_are_deferred_first(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = slowed(monkeypatch, world, "start_computer_game")
@@ -1104,7 +1151,7 @@ async def test_issue10_item7_a_slow_computer_game_and_undo_are_deferred_first(
 
 
 @pytest.mark.parametrize("action", ["end", "resign"])
-async def test_issue10_item7_a_slow_end_or_resign_click_is_deferred_then_edits_the_prompt(
+async def test_a_slow_end_or_resign_click_is_deferred_then_edits_the_prompt(
     world: World, monkeypatch: pytest.MonkeyPatch, action: str
 ) -> None:
     _, thread = await start_game(world)
@@ -1117,7 +1164,7 @@ async def test_issue10_item7_a_slow_end_or_resign_click_is_deferred_then_edits_t
     assert posted(calls)[-1].path == f"/channels/{thread}/messages"
 
 
-async def test_issue10_item7_a_late_refusal_of_a_confirmation_is_private(
+async def test_a_late_refusal_of_a_confirmation_is_private(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, thread = await start_game(world)
@@ -1139,7 +1186,7 @@ async def test_issue10_item7_a_late_refusal_of_a_confirmation_is_private(
         ("notify", "set_notify", {"setting": "on"}, True),
     ],
 )
-async def test_issue10_item7_slow_reading_commands_are_deferred_first(
+async def test_slow_reading_commands_are_deferred_first(
     world: World, monkeypatch: pytest.MonkeyPatch, case: tuple[str, str, dict[str, Any], bool]
 ) -> None:
     command, method, options, private = case
@@ -1152,7 +1199,7 @@ async def test_issue10_item7_slow_reading_commands_are_deferred_first(
     assert (shown.payload or {}).get("embeds") or "DM you" in shown.content  # type: ignore[union-attr]
 
 
-async def test_issue10_item7_a_late_failure_of_a_public_command_is_a_private_apology(
+async def test_a_late_failure_of_a_public_command_is_a_private_apology(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     slowed(monkeypatch, world, "leaderboard", RuntimeError("the database went away"))
@@ -1161,7 +1208,7 @@ async def test_issue10_item7_a_late_failure_of_a_public_command_is_a_private_apo
     assert any(c.method == "DELETE" and c.path.endswith("/messages/@original") for c in made)
 
 
-async def test_issue10_item7_slow_admin_commands_are_deferred_first_and_privately(
+async def test_slow_admin_commands_are_deferred_first_and_privately(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id, _ = await start_game(world)

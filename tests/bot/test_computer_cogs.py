@@ -236,7 +236,7 @@ async def test_the_computer_gets_no_reminder_ping_or_dm(world: World) -> None:
     assert h.rest.since(mark) == []
 
 
-async def test_issue10_item1_the_computer_replies_when_the_post_of_the_move_fails(
+async def test_the_computer_replies_when_the_post_of_the_move_fails(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Discord answers 403 Missing Permissions to the post of the player's move: the move is
@@ -259,7 +259,7 @@ async def test_issue10_item1_the_computer_replies_when_the_post_of_the_move_fail
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-async def test_issue10_item2_the_computer_answers_on_discord_when_its_search_fails_twice(
+async def test_the_computer_answers_on_discord_when_its_search_fails_twice(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     h = world.harness
@@ -321,7 +321,7 @@ class FailingThinker(ScriptedThinker):
         return await super().choose(record, level, seed, cheap=cheap)
 
 
-async def test_issue10_item4_play_computer_in_a_game_thread_gets_a_thread_of_its_own(
+async def test_play_computer_in_a_game_thread_gets_a_thread_of_its_own(
     world: World,
 ) -> None:
     h = world.harness
@@ -340,7 +340,7 @@ async def test_issue10_item4_play_computer_in_a_game_thread_gets_a_thread_of_its
     assert [c.path for c in opening] == [f"/channels/{second.thread_id}/messages"]
 
 
-async def test_issue10_item1_the_computer_replies_when_the_interaction_expired(
+async def test_the_computer_replies_when_the_interaction_expired(
     world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The player's /move comes too late to answer (10062 Unknown interaction): the move is

@@ -1,4 +1,4 @@
-"""Per-user limits of a server (issue 10 item 12): open challenges, running games and games
+"""Per-user limits of a server: open challenges, running games and games
 against the computer, counted in the transaction that would pass them."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ async def count(service: GameService, sql: str) -> int:
     return int(n)  # type: ignore[call-overload]
 
 
-async def test_issue10_item12_a_burst_of_challenges_stops_at_the_limit(
+async def test_a_burst_of_challenges_stops_at_the_limit(
     service: GameService,
 ) -> None:
     async def challenge(opponent: int) -> object:
@@ -57,7 +57,7 @@ async def test_issue10_item12_a_burst_of_challenges_stops_at_the_limit(
         await challenge(5001)
 
 
-async def test_issue10_item12_a_burst_of_computer_games_stops_at_the_limit(
+async def test_a_burst_of_computer_games_stops_at_the_limit(
     service: GameService,
 ) -> None:
     results = await asyncio.gather(
@@ -83,7 +83,7 @@ async def test_issue10_item12_a_burst_of_computer_games_stops_at_the_limit(
     )
 
 
-async def test_issue10_item12_running_games_limit_refuses_the_accept_and_keeps_the_challenge(
+async def test_running_games_limit_refuses_the_accept_and_keeps_the_challenge(
     service: GameService,
 ) -> None:
     await service.set_user_limits(guild_id=GUILD, games=2)
@@ -106,7 +106,7 @@ async def test_issue10_item12_running_games_limit_refuses_the_accept_and_keeps_t
     await service.accept(challenge_id=made.challenge_id, user_id=ALICE)
 
 
-async def test_issue10_item12_the_other_players_limit_is_named_at_accept(
+async def test_the_other_players_limit_is_named_at_accept(
     service: GameService,
 ) -> None:
     await service.set_user_limits(guild_id=GUILD, games=1, challenges=5)
@@ -118,9 +118,7 @@ async def test_issue10_item12_the_other_players_limit_is_named_at_accept(
         await service.accept(challenge_id=made.challenge_id, user_id=BOB)
 
 
-async def test_issue10_item12_limits_are_kept_per_server_and_checked(
-    service: GameService, tmp_path: Path
-) -> None:
+async def test_limits_are_kept_per_server_and_checked(service: GameService, tmp_path: Path) -> None:
     assert await service.user_limits(guild_id=GUILD) == UserLimits(10, 25, 5)
     changed = await service.set_user_limits(guild_id=GUILD, computer=2)
     assert changed == UserLimits(10, 25, 2)

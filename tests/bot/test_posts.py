@@ -1,4 +1,4 @@
-"""Discord's limits by construction (issue 10 item 5): ``bot.cogs.posts`` fits every message,
+"""Discord's limits by construction: ``bot.cogs.posts`` fits every message,
 and no cog sends, answers, edits or opens a thread but through it."""
 
 from __future__ import annotations
