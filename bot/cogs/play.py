@@ -52,8 +52,8 @@ class ConfirmButton(
 ):
     """The buttons of the private end/resign confirmation. The custom id also carries the
     position it was shown for (the game's number of actions) and when (unix seconds): a click
-    after the game moved on, or after ``CONFIRM_TTL``, is refused with a fresh confirmation
-    (as is a button made before these were recorded)."""
+    after the game moved on, or after ``CONFIRM_TTL_SECONDS``, is refused with a fresh
+    confirmation (as is a button made before these were recorded)."""
 
     def __init__(
         self,

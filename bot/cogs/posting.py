@@ -136,7 +136,8 @@ async def send_to_game(
                 "game %s: post refused (%s); posting it without extras", view.game_id, error
             )
             try:
-                return await send(channel, minimal, **buttons_field(buttons))  # type: ignore[no-any-return]
+                shorter = await send(channel, minimal, **buttons_field(buttons))
+                return shorter  # type: ignore[no-any-return]
             except discord.HTTPException:
                 pass
         log.warning("could not post in the thread of game %s", view.game_id)

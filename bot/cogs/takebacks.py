@@ -92,9 +92,6 @@ def taken_back_headline(request: TakebackRequest, locale: str = SOURCE) -> str:
     return translate(locale, took)
 
 
-NOT_YOUR_REQUEST = "This request is not yours to answer: "
-
-
 # -- the buttons -----------------------------------------------------------------------------
 
 
