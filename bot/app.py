@@ -11,7 +11,8 @@ from discord.ext import commands
 
 from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES
-from bot.cogs.common import RESTARTING, GameBot, answer_error, refuse
+from bot.cogs.client import GameBot
+from bot.cogs.interactions import RESTARTING, answer_error, refuse
 from bot.cogs.translator import CatalogueTranslator
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings

@@ -1,34 +1,47 @@
 """The Discord adapter: slash commands, buttons and posts over the game service.
 
+One module per feature, each with its cog, its buttons and the words only it uses:
+``play`` (/move, /end, /resign, /board, /games and their confirmations), ``challenges``
+(/challenge and its buttons), ``computer`` (/play-computer, /undo), ``rematch``,
+``takebacks``, ``stickers``, ``info`` (reading commands), ``admin`` (/dots-admin),
+``events`` (what the service publishes) and ``start_repair`` (the starts a kill interrupted).
+What they share are small modules named for their job: ``client`` (the bot as the cogs see
+it), ``locales`` (the languages), ``interactions`` (deferral, answers, refusals),
+``in_game`` (the table of in-game actions, finding a game, the "which game?" menu),
+``persistent`` (buttons that outlive a restart), ``names``, ``posting`` (pictures and posts
+in a game), ``outcomes`` (announcing an outcome), ``starts`` (a game's thread and first
+picture), ``post_order`` and ``posts`` (Discord's limits).
+
 Only the bot factory (``bot.app``) imports this package; the import-linter contracts in
 pyproject.toml hold every other module to that.
 """
 
 from bot.cogs.admin import Admin
-from bot.cogs.buttons import DYNAMIC_ITEMS as BUTTONS
-from bot.cogs.buttons import Starts
+from bot.cogs.challenges import ChallengeButton, Challenges
 from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES, Events
+from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
-from bot.cogs.play import Play
-from bot.cogs.rematch import DYNAMIC_ITEMS as REMATCH_BUTTONS
+from bot.cogs.play import ConfirmButton, Play
+from bot.cogs.rematch import RematchButton
+from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
-from bot.cogs.takebacks import DYNAMIC_ITEMS as TAKEBACK_BUTTONS
-from bot.cogs.takebacks import Takebacks
+from bot.cogs.takebacks import TakebackButton, Takebacks
 
-COGS = (Play, Computer, Info, Admin, Events, Starts, Takebacks, Stickers)
-DYNAMIC_ITEMS = (*BUTTONS, *REMATCH_BUTTONS, *TAKEBACK_BUTTONS)
+COGS = (Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers)
+DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker, RematchButton, TakebackButton)
 
 __all__ = [
     "COGS",
     "DYNAMIC_ITEMS",
     "EVENT_NAMES",
     "Admin",
+    "Challenges",
     "Computer",
     "Events",
     "Info",
     "Play",
-    "Starts",
+    "StartRepair",
     "Stickers",
     "Takebacks",
 ]

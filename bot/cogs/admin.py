@@ -10,15 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import (
-    GameBot,
-    game_locale,
-    in_time,
-    reply,
-    send_to_game,
-    user_locale,
-)
+from bot.cogs.client import GameBot
+from bot.cogs.interactions import in_time, reply
+from bot.cogs.locales import user_locale
 from bot.cogs.options import CLOCK_CHOICES, clock_option
+from bot.cogs.posting import send_to_game
 from bot.games import GuildSettings
 from bot.games.challenges import UserLimits
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, SOURCE, _, translate
@@ -84,7 +80,7 @@ class Admin(
             game_id=game,
             user=interaction.user.mention,
         )
-        locale = await game_locale(self.bot, view.guild_id)
+        locale = await self.bot.locales.of_guild(view.guild_id)
         await send_to_game(self.bot, view, translate(locale, public))
 
     @app_commands.command(
@@ -116,14 +112,12 @@ class Admin(
         service = self.bot.service
         guild_id = interaction.guild_id
 
-        async def work() -> tuple[GuildSettings, UserLimits]:
+        async def work() -> tuple[GuildSettings, UserLimits, str | None]:
             if language is not None:
                 chosen = None if language == FOLLOW_SERVER else language
-                await service.set_guild_locale(guild_id=guild_id, locale=chosen)
-                self.bot.chosen_locales[guild_id] = chosen
-            elif guild_id not in self.bot.chosen_locales:
-                stored = await service.guild_locale(guild_id=guild_id)
-                self.bot.chosen_locales[guild_id] = stored
+                await self.bot.locales.choose(guild_id, chosen)
+            else:
+                chosen = await self.bot.locales.chosen(guild_id)
             if channel is None and clock is None:
                 current = await service.guild_settings(guild_id=guild_id)
             else:
@@ -141,15 +135,14 @@ class Admin(
                     games=max_games,
                     computer=max_computer_games,
                 )
-            return current, limits
+            return current, limits, chosen
 
-        (current, limits), deferred = await in_time(interaction, work(), ephemeral=True)
+        (current, limits, chosen), deferred = await in_time(interaction, work(), ephemeral=True)
         locale = user_locale(interaction)
         if current.game_channel_id:
             where = f"<#{current.game_channel_id}>"
         else:
             where = translate(locale, N_("where challenged"))
-        chosen = self.bot.chosen_locales.get(guild_id)
         if chosen is None:
             posts = translate(locale, N_("the server's own language"))
         else:

@@ -13,33 +13,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import (
-    GameBot,
-    SeveralGames,
-    deferred_if_slow,
-    game_locale,
-    in_game_channel,
-    jump_url,
-    mention,
-    picture_file,
-    resolve_game,
-    send_to_game,
-    status_text,
-    user_locale,
-)
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.in_game import Action, game_choices, handles, run_in_game
+from bot.cogs.interactions import deferred_if_slow
+from bot.cogs.locales import user_locale
+from bot.cogs.names import mention
 from bot.cogs.options import LEVEL_CHOICES, OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
-from bot.cogs.play import game_choices
+from bot.cogs.posting import in_game_channel, jump_url, picture_file, send_to_game, status_text
 from bot.cogs.posts import follow_up
 from bot.cogs.starts import start_against_computer
-from bot.games import GameView, Refusal, is_computer
-from bot.i18n import N_, _, translate
+from bot.games import GameView
+from bot.i18n import _, translate
 
 log = logging.getLogger(__name__)
-
-
-def against_computer(view: GameView) -> bool:
-    """Whether one of the game's players is the computer."""
-    return is_computer(view.pink_id) or is_computer(view.blue_id)
 
 
 class Computer(commands.Cog):
@@ -79,49 +65,48 @@ class Computer(commands.Cog):
     @app_commands.describe(game="Game number, if you play several")
     async def undo(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Take back the user's last dot and the computer's reply (games against it only)."""
-        try:
-            view = await resolve_game(interaction, game)
-        except SeveralGames as several:
-            mine = [v for v in several.games if against_computer(v)]
-            if len(mine) != 1:
-                raise Refusal(
-                    N_("you have several running games: say which one with the `game` option")
-                ) from None
-            view = mine[0]
-        here = in_game_channel(interaction, view)
-        undone, acknowledged = await deferred_if_slow(
+        await run_in_game(interaction, Action.UNDO, game)
+
+
+@handles(Action.UNDO)
+async def undo_in(interaction: discord.Interaction[Any], view: GameView, _arg: str) -> None:
+    """The undo action: take back the user's last dot and the computer's reply, and post the
+    picture in the game's thread."""
+    bot = bot_of(interaction)
+    here = in_game_channel(interaction, view)
+    undone, acknowledged = await deferred_if_slow(
+        interaction,
+        bot.service.undo(game_id=view.game_id, user_id=interaction.user.id),
+        ephemeral=not here,
+    )
+    view = undone.view
+    points = [a.point.name for a in undone.taken if a.point is not None]
+    locale = await bot.locales.of_guild(view.guild_id)
+    took = _(
+        "{user} takes back {point} and the computer's reply {reply}.",
+        user=mention(interaction.user.id, locale),
+        point=points[0],
+        reply=points[1],
+    )
+    headline = translate(locale, took)
+    picture = await picture_file(bot, view, locale=locale)
+    content = status_text(view, headline=headline, locale=locale)
+    if here and acknowledged:
+        await follow_up(interaction, content, file=picture)
+    else:
+        await send_to_game(bot, view, content, files=[picture])
+    if not here and acknowledged:
+        await follow_up(
             interaction,
-            self.bot.service.undo(game_id=view.game_id, user_id=interaction.user.id),
-            ephemeral=not here,
-        )
-        view = undone.view
-        points = [a.point.name for a in undone.taken if a.point is not None]
-        locale = await game_locale(self.bot, view.guild_id)
-        took = _(
-            "{user} takes back {point} and the computer's reply {reply}.",
-            user=mention(interaction.user.id, locale),
-            point=points[0],
-            reply=points[1],
-        )
-        headline = translate(locale, took)
-        picture = await picture_file(self.bot, view, locale=locale)
-        content = status_text(view, headline=headline, locale=locale)
-        if here and acknowledged:
-            await follow_up(interaction, content, file=picture)
-        else:
-            await send_to_game(self.bot, view, content, files=[picture])
-        if not here and acknowledged:
-            await follow_up(
-                interaction,
-                translate(
-                    user_locale(interaction),
-                    _(
-                        "Took back {point} and {reply} in game #{game_id}: {url}",
-                        point=points[0],
-                        reply=points[1],
-                        game_id=view.game_id,
-                        url=jump_url(view),
-                    ),
+            translate(
+                user_locale(interaction),
+                _(
+                    "Took back {point} and {reply} in game #{game_id}: {url}",
+                    point=points[0],
+                    reply=points[1],
+                    game_id=view.game_id,
+                    url=jump_url(view),
                 ),
-                ephemeral=True,
-            )
+            ),
+            ephemeral=True,
+        )

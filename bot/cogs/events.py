@@ -14,16 +14,10 @@ import discord
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.buttons import challenge_view, expired_text
-from bot.cogs.common import (
-    GameBot,
-    announce,
-    game_locale,
-    jump_url,
-    note_locales,
-    notify_turn,
-    send_to_game,
-)
+from bot.cogs.challenges import challenge_view, expired_text
+from bot.cogs.client import GameBot
+from bot.cogs.outcomes import announce
+from bot.cogs.posting import jump_url, notify_turn, send_to_game
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
     ChallengeExpired,
@@ -65,7 +59,7 @@ class Events(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:  # type: ignore[type-arg]
         """Remember the languages each interaction shows (direct messages and public posts
         outside an interaction are written in them)."""
-        note_locales(interaction)
+        self.bot.locales.note(interaction)
 
     @commands.Cog.listener()
     async def on_dots_challenge_expired(self, event: ChallengeExpired) -> None:
@@ -78,7 +72,7 @@ class Events(commands.Cog):
                 challenge.channel_id, guild_id=challenge.guild_id
             )
             message = channel.get_partial_message(challenge.message_id)
-            locale = await game_locale(self.bot, challenge.guild_id)
+            locale = await self.bot.locales.of_guild(challenge.guild_id)
             try:
                 await edit_message(
                     message,
@@ -129,7 +123,7 @@ class Events(commands.Cog):
             if await self.bot.service.wants_notify(user_id=event.user_id):
                 await notify_turn(self.bot, view, event.user_id, reminder=reminder)
             else:
-                locale = await game_locale(self.bot, view.guild_id)
+                locale = await self.bot.locales.of_guild(view.guild_id)
                 await send_to_game(
                     self.bot, view, f"<@{event.user_id}> {reminder(locale, link=False)}"
                 )
@@ -150,7 +144,7 @@ class Events(commands.Cog):
             earned = tuple(news for each in event.outcomes for news in each.stickers)
             if earned != outcome.stickers:
                 outcome = replace(outcome, stickers=earned)
-            locale = await game_locale(self.bot, outcome.view.guild_id)
+            locale = await self.bot.locales.of_guild(outcome.view.guild_id)
             await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1], locale))
 
 

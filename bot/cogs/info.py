@@ -18,17 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.common import (
-    GameBot,
-    bot_of,
-    game_locale,
-    in_time,
-    mention,
-    picture_names,
-    public_locale,
-    reply,
-    user_locale,
-)
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.interactions import in_time, public_locale, reply
+from bot.cogs.locales import user_locale
+from bot.cogs.names import mention, picture_names
 from bot.cogs.posts import answer, follow_up, plain_name
 from bot.games import NoSuchGame, PlayerStats, Refusal
 from bot.games.queries import MonthStanding, MonthTable, Period
@@ -376,7 +369,7 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True, ephemeral=True)
         bot = bot_of(interaction)
         service = bot.service
-        locale = await game_locale(bot, view.guild_id)
+        locale = await bot.locales.of_guild(view.guild_id)
         names = await picture_names(bot, view, locale)
         record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE]).encode()
         gif = None if view.is_running else await service.stored_replay(game_id=view.game_id)
@@ -405,7 +398,7 @@ class Info(commands.Cog):
 OUTCOMES = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw"), "aborted": N_("aborted")}
 
 
-# -- leaderboard periods (issue 13 item 6): every word of the monthly table here ------------
+# -- leaderboard periods: every word of the monthly table here ------------------------------
 
 MONTH_RULE = N_(
     "This month (UTC), rated games: 1 point a win, ½ a draw; equal points: more rating "

@@ -1,13 +1,11 @@
-"""Playing: /challenge, /move, /end, /resign, /board and /games (the cog).
-
-The buttons these commands post, and the actions both run, are in ``bot.cogs.buttons``; the
-options of a new game in ``bot.cogs.options``; the start of a game in ``bot.cogs.starts``.
+"""Playing a game: /move, /end, /resign, /board and /games, the private end and resign
+confirmations (their buttons are for the position they were shown for), and what the move,
+end, resign and board actions do (``bot.cogs.in_game`` finds the game a command means).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -15,154 +13,325 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.buttons import ask_which_game, challenge_view, run_action
-from bot.cogs.common import (
-    GameBot,
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.in_game import Action, game_choices, handles, resolve_game, run_in_game
+from bot.cogs.interactions import (
     SeveralGames,
-    bot_of,
-    display_name,
+    deferred_if_slow,
     in_time,
-    jump_url,
-    mentions,
-    post_answer,
     public_locale,
-    resolve_game,
-    suggest_points,
-    user_locale,
+    refuse,
+    update_clicked,
 )
-from bot.cogs.options import (
-    OPTION_CHOICES,
-    OPTION_DESCRIPTIONS,
-    TAKEBACKS_DESCRIPTION,
-    game_options,
-)
-from bot.cogs.posts import CHOICE_NAME, CHOICES, answer, fit_name
-from bot.cogs.starts import start_against_computer
-from bot.games import Challenge, Refusal
-from bot.games.computer import DEFAULT_LEVEL
-from bot.i18n import COLOURS, N_, SOURCE, _, translate
-from engine import Colour
+from bot.cogs.locales import user_locale
+from bot.cogs.names import mentions
+from bot.cogs.outcomes import announce
+from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.posting import in_game_channel, jump_url, picture_file, status_text
+from bot.cogs.posts import answer, edit, fit_content, follow_up, respond
+from bot.games import GameChanged, GameOver, GameView, NotYourGame, NotYourTurn, Refusal
+from bot.i18n import N_, SOURCE, _, engine_message, translate
+from engine import InvalidPointError, Point, describe_board
 
 log = logging.getLogger(__name__)
 
 MAX_TYPED_POINT = 40
 
+MAX_SUGGESTIONS = 25
 
-async def game_choices(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[int]]:
-    """The user's running games in this server for a ``game`` option, theirs to move first."""
-    games = await bot_of(interaction).service.running_games(
-        user_id=interaction.user.id, guild_id=interaction.guild_id
-    )
-    games.sort(key=lambda view: view.to_move_id != interaction.user.id)
-    choices = []
-    for view in games:
-        colour = view.player_of(interaction.user.id)
-        opponent = view.user_of(colour.opponent) if colour else view.blue_id
-        locale = user_locale(interaction)
-        mine = view.to_move_id == interaction.user.id
-        turn = translate(locale, N_("your turn") if mine else N_("their turn"))
-        name = await display_name(bot_of(interaction), opponent, locale)
-        label = translate(
-            locale, _("#{game_id} vs {name} ({turn})", game_id=view.game_id, name=name, turn=turn)
+CONFIRM_TTL_SECONDS = 10 * 60
+
+
+class ConfirmButton(
+    PersistentItem[discord.ui.Button[Any]],
+    custom_id=CustomId(
+        "dots:confirm",
+        ("end", "resign", "keep"),
+        optional=(("moves", "[0-9]+"), ("shown", "[0-9]+")),
+    ),
+):
+    """The buttons of the private end/resign confirmation. The custom id also carries the
+    position it was shown for (the game's number of actions) and when (unix seconds): a click
+    after the game moved on, or after ``CONFIRM_TTL_SECONDS``, is refused with a fresh
+    confirmation (as is a button made before these were recorded)."""
+
+    def __init__(
+        self,
+        action: str,
+        key: Any,
+        /,
+        *,
+        moves: int | None = None,
+        shown: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.moves = moves
+        self.shown = shown
+        super().__init__(action, key, **options)
+
+    def component(
+        self, *, label: str = "", locale: str = SOURCE, **options: Any
+    ) -> discord.ui.Button[Any]:
+        """The button, in ``locale`` (``label`` replaces the default one, e.g. "Stop")."""
+        style = (
+            discord.ButtonStyle.secondary if self.action == "keep" else discord.ButtonStyle.danger
         )
-        if current.strip().lstrip("#") in str(view.game_id) or current.lower() in label.lower():
-            choices.append(
-                app_commands.Choice(name=fit_name(label, CHOICE_NAME), value=view.game_id)
+        return discord.ui.Button(
+            label=label
+            or translate(
+                locale,
+                {"end": N_("End"), "resign": N_("Resign"), "keep": N_("Keep playing")}[self.action],
+            ),
+            style=style,
+            custom_id=self.made_id(moves=self.moves, shown=self.shown),
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """End or resign for the clicking user, or leave things as they are; a stale or
+        expired confirmation is answered with a fresh one."""
+        locale = user_locale(interaction)
+        if self.action == "keep":
+            nothing = translate(locale, N_("Nothing changed: play on."))
+            await edit(interaction, nothing, view=None, attachments=[])
+            return
+        bot = bot_of(interaction)
+        now = bot.service.now().timestamp()
+        if self.moves is None or self.shown is None or now - self.shown > CONFIRM_TTL_SECONDS:
+            await self.ask_again(
+                interaction, translate(locale, N_("This confirmation has expired."))
             )
-    return choices[:CHOICES]
+            return
+        act = bot.service.end if self.action == "end" else bot.service.resign
+        with bot.posts.pending(self.key):
+            try:
+                outcome, deferred = await in_time(
+                    interaction,
+                    act(game_id=self.key, user_id=interaction.user.id, moves=self.moves),
+                    update=True,
+                )
+            except GameChanged:
+                moved = translate(locale, N_("The game moved on since you were asked."))
+                await self.ask_again(interaction, moved)
+                return
+            if self.action == "resign":
+                done = translate(locale, N_("You resigned."))
+            elif outcome.view.game.rules == "grounding":
+                done = translate(locale, N_("You stopped."))
+            else:
+                done = translate(locale, N_("You ended."))
+            await update_clicked(interaction, deferred, done, view=None, attachments=[])
+            await announce(bot, outcome)
+
+    async def ask_again(self, interaction: discord.Interaction[Any], why: str) -> None:
+        """Nothing done: a fresh confirmation for the game as it is now (or the refusal)."""
+        view = await bot_of(interaction).service.game(self.key)
+        nothing = translate(user_locale(interaction), _("{why} Nothing changed.", why=why))
+        await confirm(interaction, view, self.action, note=nothing)
+
+
+# -- what the actions do ---------------------------------------------------------------------
+
+
+@handles(Action.MOVE)
+async def move_in(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
+    """The move action: place a dot (see ``play_move``)."""
+    await play_move(interaction, view, point)
+
+
+@handles(Action.END)
+async def end_in(interaction: discord.Interaction[Any], view: GameView, _arg: str) -> None:
+    """The end action: ask to confirm ending (a stop under grounding rules)."""
+    await confirm(interaction, view, "end")
+
+
+@handles(Action.RESIGN)
+async def resign_in(interaction: discord.Interaction[Any], view: GameView, _arg: str) -> None:
+    """The resign action: ask to confirm resigning."""
+    await confirm(interaction, view, "resign")
+
+
+@handles(Action.BOARD)
+async def board_in(interaction: discord.Interaction[Any], view: GameView, _arg: str) -> None:
+    """The board action: show the game's picture (see ``show_board``)."""
+    await show_board(interaction, view)
+
+
+async def play_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
+    """Place a dot; the new picture goes to the game's thread.
+
+    What this game's snapshot already refuses is refused at once, privately; then the
+    interaction is deferred while the service places the dot (its queue can be long under a
+    burst), unless another action in this game is under way (a double submit: then the
+    refusal is awaited briefly, to be private from the start; see ``deferred_if_slow``)."""
+    bot = bot_of(interaction)
+    check_move(interaction, view, point)
+    here = in_game_channel(interaction, view)
+    with bot.posts.pending(view.game_id):
+        outcome, acknowledged = await deferred_if_slow(
+            interaction,
+            bot.service.place(game_id=view.game_id, user_id=interaction.user.id, point=point),
+            ephemeral=not here,
+            contended=bot.posts.others(view.game_id),
+        )
+        if not acknowledged:
+            # The interaction expired (10062) but the move is stored: show it in the thread.
+            log.warning("move of game %s posted in its thread, unanswered", view.game_id)
+            await announce(bot, outcome)
+        elif here:
+            await announce(bot, outcome, interaction=interaction)
+        else:
+            await announce(bot, outcome)
+            placed = outcome.placement.point.name if outcome.placement else point
+            played = _(
+                "Played {point} in game #{game_id}: {url}",
+                point=placed,
+                game_id=view.game_id,
+                url=jump_url(view),
+            )
+            locale = user_locale(interaction)
+            await follow_up(interaction, translate(locale, played), ephemeral=True)
+
+
+def check_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
+    """Refuse what this snapshot of the game already refuses (not your turn, not a point,
+    off the board, taken, inside a base), before anything slow; the service checks again.
+
+    Raises:
+        NotYourGame, GameOver, NotYourTurn, Refusal (not a point), DotsError (the engine's
+        refusal of the dot).
+    """
+    check_turn(interaction, view)
+    board = view.game.board
+    try:
+        Point.parse(point)
+    except InvalidPointError:
+        example = next(iter(suggest_points(view, "")), "E5")
+        shown = fit_content(" ".join(point.split()), 20)
+        raise Refusal(
+            _(
+                "{shown} is not a point: a point is a column letter and a row number, like "
+                "{example} ({board})",
+                shown=f"`{shown}`" if shown else N_("An empty name"),
+                example=example,
+                board=engine_message(describe_board(board.width, board.height)),
+            )
+        ) from None
+    board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]
+
+
+def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
+    """Refuse early (before a confirmation is shown) what the service would refuse anyway.
+
+    Raises:
+        NotYourGame, GameOver, NotYourTurn.
+    """
+    colour = view.player_of(interaction.user.id)
+    if colour is None:
+        raise NotYourGame(N_("you are not playing in this game"))
+    if not view.is_running:
+        raise GameOver(N_("this game is over"))
+    if view.to_move is not colour:
+        raise NotYourTurn(
+            _(
+                "it is not your turn: {colour} is to move",
+                colour=text.label(view.to_move, user_locale(interaction)) if view.to_move else "",
+            )
+        )
+
+
+async def confirm(
+    interaction: discord.Interaction[Any], view: GameView, action: str, *, note: str = ""
+) -> None:
+    """Ask privately to confirm ending or resigning; for a stop, show what it hands over.
+    The buttons are for this position only (see ``ConfirmButton``); ``note`` comes first."""
+    bot = bot_of(interaction)
+    game = view.game
+    colour = view.player_of(interaction.user.id)
+    shown = {"moves": len(game.actions), "shown": int(bot.service.now().timestamp())}
+    locale = user_locale(interaction)
+    lead = f"{note}\n" if note else ""
+    if action == "resign":
+        if colour is None:
+            raise NotYourGame(N_("you are not playing in this game"))
+        if not view.is_running:
+            raise GameOver(N_("this game is over"))
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(ConfirmButton("resign", view.game_id, locale=locale, **shown))
+        buttons.add_item(ConfirmButton("keep", view.game_id, locale=locale, **shown))
+        ask = _(
+            "Resign game #{game_id}? Your opponent wins, whatever the score.",
+            game_id=view.game_id,
+        )
+        # ``respond``: a fresh confirmation may answer a click deferred already (ask_again).
+        await respond(interaction, lead + translate(locale, ask), view=buttons, ephemeral=True)
+        return
+    check_turn(interaction, view)
+    assert colour is not None
+    preview = game.stop_preview(colour) if game.rules == "grounding" else None
+    prompt = lead + text.end_confirmation(game, colour, preview, locale=locale)
+    if preview is not None and not preview.allowed:
+        await refuse(interaction, prompt)
+        return
+    buttons = discord.ui.View(timeout=None)
+    label = translate(locale, N_("Stop") if preview else N_("End"))
+    buttons.add_item(ConfirmButton("end", view.game_id, label=label, locale=locale, **shown))
+    buttons.add_item(ConfirmButton("keep", view.game_id, locale=locale, **shown))
+    if preview is None:
+        await respond(interaction, prompt, view=buttons, ephemeral=True)
+        return
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True, ephemeral=True)
+    picture = await picture_file(bot, view, preview=preview, locale=locale)
+    await follow_up(interaction, prompt, file=picture, view=buttons, ephemeral=True)
+
+
+async def show_board(interaction: discord.Interaction[Any], view: GameView) -> None:
+    """The current picture: public in the game's thread, private elsewhere."""
+    here = in_game_channel(interaction, view)
+    await interaction.response.defer(thinking=True, ephemeral=not here)
+    locale = await public_locale(interaction) if here else user_locale(interaction)
+    picture = await picture_file(bot_of(interaction), view, locale=locale)
+    await follow_up(interaction, status_text(view, locale=locale), file=picture, ephemeral=not here)
+
+
+def suggest_points(view: GameView, typed: str) -> list[str]:
+    """Up to 25 free points for autocomplete: near the last moves first, then the rest by
+    distance from the centre, filtered by what was typed (case and spaces ignored)."""
+    game = view.game
+    board = game.board
+    prefix = typed.replace(" ", "").upper()
+    seen: set[Point] = set()
+    ordered: list[Point] = []
+
+    def consider(point: Point) -> None:
+        if point not in seen and point.is_on(board.width, board.height):
+            seen.add(point)
+            if board.is_free(point):
+                ordered.append(point)
+
+    recent = [action.point for action in reversed(game.actions) if action.point is not None]
+    for reach in (1, 2):
+        for centre in recent[:6]:
+            for dy in range(-reach, reach + 1):
+                for dx in range(-reach, reach + 1):
+                    consider(Point(centre.x + dx, centre.y + dy))
+    cx, cy = (board.width - 1) / 2, (board.height - 1) / 2
+    rest = sorted(
+        (p for p in board.free_points() if p not in seen),
+        key=lambda p: (abs(p.x - cx) + abs(p.y - cy), p.y, p.x),
+    )
+    names = [p.name for p in [*ordered, *rest]]
+    return [name for name in names if name.startswith(prefix)][:MAX_SUGGESTIONS]
 
 
 # -- the cog --------------------------------------------------------------------------------
 
 
 class Play(commands.Cog):
-    """Challenge, move, end, resign, board, games."""
+    """Move, end, resign, board, games."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-
-    async def _in_game(
-        self, interaction: discord.Interaction[Any], action: str, arg: str, game: int | None
-    ) -> None:
-        try:
-            view = await resolve_game(interaction, game)
-        except SeveralGames as several:
-            await ask_which_game(interaction, action, arg, several.games)
-            return
-        await run_action(interaction, action, view, arg)
-
-    @app_commands.command(name="challenge", description=N_("Challenge someone to a game of Dots"))
-    @app_commands.guild_only()
-    @app_commands.describe(
-        opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
-        rated=N_("Whether the game counts for the leaderboard (default yes)"),
-        takebacks=TAKEBACKS_DESCRIPTION,
-        **OPTION_DESCRIPTIONS,
-    )
-    @app_commands.choices(**OPTION_CHOICES)
-    async def challenge(  # noqa: PLR0917 (slash command options are positional)
-        self,
-        interaction: discord.Interaction[Any],
-        opponent: discord.User | None = None,
-        size: str = "10x10",
-        rules: str = "standard",
-        start: str = "empty",
-        clock: int | None = None,
-        colour: str = "random",
-        rated: bool = True,
-        time: str | None = None,
-        takebacks: bool | None = None,
-    ) -> None:
-        """Post a challenge with Accept and Decline buttons; without an opponent, an open
-        challenge that anyone here but the challenger may accept (no Decline); naming the bot
-        itself starts a game against the computer (medium, unrated) instead."""
-        options = game_options(
-            size, rules, start, clock, colour, rated=rated, time=time, takebacks=takebacks
-        )
-        bot_user = self.bot.user
-        if opponent is not None and bot_user is not None and opponent.id == bot_user.id:
-            await start_against_computer(interaction, DEFAULT_LEVEL, replace(options, rated=False))
-            return
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
-        locale = await public_locale(interaction)
-
-        async def open_challenge() -> tuple[Challenge, str]:
-            challenge = await self.bot.service.challenge(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger_id=interaction.user.id,
-                opponent_id=None if opponent is None else opponent.id,
-                options=options,
-                opponent_is_bot=opponent is not None and opponent.bot,
-            )
-            return challenge, await self._clock(challenge, locale)
-
-        (challenge, clock), deferred = await in_time(interaction, open_challenge())
-        message = await post_answer(
-            interaction,
-            deferred,
-            challenge_text(challenge, clock, locale),
-            view=challenge_view(
-                challenge.challenge_id, open_to_anyone=opponent is None, locale=locale
-            ),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[] if opponent is None else [opponent]
-            ),
-        )
-        if message is not None:
-            await self.bot.service.set_challenge_message(
-                challenge_id=challenge.challenge_id, message_id=message.id
-            )
-
-    async def _clock(self, challenge: Challenge, locale: str = SOURCE) -> str:
-        clock = challenge.options.clock
-        if clock is None:
-            settings = await self.bot.service.guild_settings(guild_id=challenge.guild_id)
-            clock = settings.default_clock
-        return text.format_duration(clock, locale=locale)
 
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="move", description=N_("Place a dot, e.g. /move B7"))
@@ -177,7 +346,7 @@ class Play(commands.Cog):
         """Place a dot in this thread's game or your only running game."""
         # Long enough for any point name typed with spaces or invisible characters; the engine
         # reads it (``Point.parse``), and a picker's custom id carries it encoded.
-        await self._in_game(interaction, "move", point.strip()[:MAX_TYPED_POINT], game)
+        await run_in_game(interaction, Action.MOVE, game, point.strip()[:MAX_TYPED_POINT])
 
     @move.autocomplete("point")
     async def move_point(
@@ -200,7 +369,7 @@ class Play(commands.Cog):
     @app_commands.describe(game=N_("Game number, if you play several"))
     async def end(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Ask to confirm ending (a stop under grounding rules)."""
-        await self._in_game(interaction, "end", "", game)
+        await run_in_game(interaction, Action.END, game)
 
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="resign", description="Resign a game (asks first)")
@@ -208,7 +377,7 @@ class Play(commands.Cog):
     @app_commands.describe(game=N_("Game number, if you play several"))
     async def resign(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Ask to confirm resigning."""
-        await self._in_game(interaction, "resign", "", game)
+        await run_in_game(interaction, Action.RESIGN, game)
 
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="board", description="Show a game's current picture")
@@ -216,7 +385,7 @@ class Play(commands.Cog):
     @app_commands.describe(game=N_("Game number (default: this thread's game or your only game)"))
     async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Show the picture of a game."""
-        await self._in_game(interaction, "board", "", game)
+        await run_in_game(interaction, Action.BOARD, game)
 
     @app_commands.command(name="games", description=N_("Your running games and open challenges"))
     @app_commands.guild_only()
@@ -269,30 +438,3 @@ class Play(commands.Cog):
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-
-
-def challenge_text(challenge: Challenge, clock: str, locale: str = SOURCE) -> str:
-    """The public text of a challenge, in ``locale``."""
-    options = challenge.options
-    default = translate(locale, N_("server's default clock"))
-    a_move = translate(locale, _("{clock} a move", clock=clock))
-    settings = text.describe_game_options(options, locale).replace(default, a_move)
-    colour = translate(locale, COLOURS.get(options.colour, Colour(options.colour).description))
-    if challenge.opponent_id is None:
-        message = _(
-            "<@{challenger}> challenges anyone here to Dots ({settings}; the challenger plays "
-            "{colour}). The first to accept plays. The challenge expires in 10 minutes.",
-            challenger=challenge.challenger_id,
-            settings=settings,
-            colour=colour,
-        )
-    else:
-        message = _(
-            "<@{opponent}>, <@{challenger}> challenges you to Dots ({settings}; the challenger "
-            "plays {colour}). The challenge expires in 10 minutes.",
-            opponent=challenge.opponent_id,
-            challenger=challenge.challenger_id,
-            settings=settings,
-            colour=colour,
-        )
-    return translate(locale, message)

@@ -1,10 +1,10 @@
-"""The Rematch button under a game's result (issue 13 item 1).
+"""The Rematch button under a game's result.
 
 Either player of a finished game may click it: against a person it posts the offer (a
 challenge with fixed colours, ``bot.games.rematch``) in the game's channel, with the
 challenge's own buttons, so accepting it opens the new game's thread like any challenge;
-against the computer the new game starts at once in a thread of its own. The button itself
-is built in ``bot.cogs.common.result_buttons`` (every result is posted from there).
+against the computer the new game starts at once in a thread of its own. Every result is
+posted with ``result_buttons`` (``bot.cogs.outcomes``).
 """
 
 from __future__ import annotations
@@ -16,16 +16,10 @@ from typing import Any
 import discord
 
 from bot import text
-from bot.cogs.buttons import PersistentItem, challenge_view
-from bot.cogs.common import (
-    REMATCH_CUSTOM_ID,
-    GameBot,
-    bot_of,
-    game_locale,
-    in_time,
-    post_answer,
-    reply,
-)
+from bot.cogs.challenges import challenge_view
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.interactions import in_time, post_answer, reply
+from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import send
 from bot.cogs.starts import post_game_start
 from bot.games import Challenge, GameView, computer_name, is_computer
@@ -95,16 +89,16 @@ def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
 
 class RematchButton(
     PersistentItem[discord.ui.Button[Any]],
-    template=r"dots:rematch:(?P<action>offer):(?P<key>[0-9]+)",
+    custom_id=CustomId("dots:rematch", ("offer",)),
 ):
     """Rematch (under a result; the key is the finished game's id), for either player."""
 
-    def component(self, **options: Any) -> discord.ui.Button[Any]:
-        """The button, as ``bot.cogs.common.result_buttons`` builds it."""
+    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
+        """The button, its label in ``locale``."""
         return discord.ui.Button(
-            label=translate(options.get("locale", SOURCE), N_("Rematch")),
+            label=translate(locale, N_("Rematch")),
             style=discord.ButtonStyle.primary,
-            custom_id=REMATCH_CUSTOM_ID.format(game_id=self.key),
+            custom_id=self.made_id(),
         )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
@@ -134,7 +128,7 @@ async def post_offer(
     """Post the offer in the game's channel (pinging the other player) and say where."""
     channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
     assert offer.opponent_id is not None
-    locale = await game_locale(bot, offer.guild_id)
+    locale = await bot.locales.of_guild(offer.guild_id)
     message = await send(
         channel,
         offer_text(offer, locale),
@@ -159,7 +153,7 @@ async def start_computer_rematch(
     """Say that the new game against the computer starts, then open its thread."""
     bot = bot_of(interaction)
     assert is_computer(view.pink_id) or is_computer(view.blue_id)
-    locale = await game_locale(bot, view.guild_id)
+    locale = await bot.locales.of_guild(view.guild_id)
     message = await post_answer(
         interaction,
         deferred,
@@ -169,4 +163,10 @@ async def start_computer_rematch(
     await post_game_start(bot, interaction, view, message)
 
 
-DYNAMIC_ITEMS = (RematchButton,)
+def result_buttons(view: GameView, locale: str = SOURCE) -> discord.ui.View | None:
+    """The buttons under a game's result: Rematch, for a game that is over (not aborted)."""
+    if view.status != "over":
+        return None
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(RematchButton("offer", view.game_id, locale=locale))
+    return buttons

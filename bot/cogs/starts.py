@@ -1,12 +1,12 @@
 """The start of a game, for games between people and against the computer alike: its thread
-and its first picture; and, at start-up, the starts a kill interrupted.
+and its first picture.
 
 A new game always gets a thread of its own: in the server's game channel when one is set,
 else from the message that started it, or, when that message is itself in a thread (Discord
 refuses a thread inside a thread), from a new message in that thread's parent channel.
 
 What a start has done is in the database: the game's thread id, its first picture's message
-id, and whether the challenge's message says it was accepted (``bot.cogs.buttons.Starts``
+id, and whether the challenge's message says it was accepted (``bot.cogs.start_repair``
 finishes at start-up what a kill interrupted).
 """
 
@@ -20,19 +20,10 @@ from typing import Any
 import discord
 
 from bot import text
-from bot.cogs.common import (
-    GameBot,
-    bot_of,
-    game_locale,
-    in_time,
-    picture_file,
-    picture_names,
-    post_answer,
-    public_locale,
-    send_to_game,
-    status_text,
-    thread_name,
-)
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.interactions import in_time, post_answer, public_locale
+from bot.cogs.names import picture_names, thread_name
+from bot.cogs.posting import picture_file, send_to_game, status_text
 from bot.cogs.posts import create_thread, send
 from bot.games import GameOptions, GameView, computer_name, is_computer
 from bot.i18n import N_, _, translate
@@ -51,7 +42,7 @@ async def open_game_thread(
     started the game, if known (else the interaction's response, or, without an interaction,
     a new message in the game's channel). None when Discord refuses, and the game is then
     played in the channel it was started in."""
-    locale = await game_locale(bot, view.guild_id)
+    locale = await bot.locales.of_guild(view.guild_id)
     names = await picture_names(bot, view, locale)
     name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE], locale)
     settings = await bot.service.guild_settings(guild_id=view.guild_id)
@@ -95,7 +86,7 @@ async def post_game_start(
             # Not read back from the service: the computer, moving first, may have played
             # already, and the first picture shows the start.
             view = replace(view, thread_id=thread_id)
-    locale = await game_locale(bot, view.guild_id)
+    locale = await bot.locales.of_guild(view.guild_id)
     starts = N_("The game starts. Play with `/move` (e.g. `/move E5`).")
     if is_computer(view.pink_id):
         starts = _("The game starts. {name} moves first.", name=computer_name(view.pink_id, locale))

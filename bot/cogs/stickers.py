@@ -1,4 +1,4 @@
-"""/stickers: a player's sticker book as a picture (issue 13 item 5)."""
+"""/stickers: a player's sticker book as a picture."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import GameBot, deferred_if_slow, public_locale, reply
+from bot.cogs.client import GameBot
+from bot.cogs.interactions import deferred_if_slow, public_locale, reply
 from bot.cogs.posts import plain_name
 from bot.games import Refusal
 from bot.games.stickers import Sticker, book_entries

@@ -1,4 +1,4 @@
-"""Takebacks by consent (issue 13 item 3): /takeback asks the opponent, who answers with the
+"""Takebacks by consent: /takeback asks the opponent, who answers with the
 Accept/Decline buttons posted in the game's thread.
 
 The request lives in the database (``bot.games.takebacks``); the buttons' custom ids carry the
@@ -15,27 +15,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.buttons import PersistentItem
-from bot.cogs.common import (
-    GameBot,
-    SeveralGames,
-    bot_of,
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.in_game import Action, game_choices, handles, run_in_game
+from bot.cogs.interactions import in_time, update_clicked
+from bot.cogs.locales import user_locale
+from bot.cogs.names import mention
+from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.posting import (
     game_channel_id,
-    game_locale,
     in_game_channel,
-    in_time,
     jump_url,
-    mention,
     picture_file,
-    resolve_game,
     send_to_game,
     status_text,
-    update_clicked,
-    user_locale,
 )
-from bot.cogs.play import game_choices
 from bot.cogs.posts import answer, follow_up, send
-from bot.games import GameView, Refusal
+from bot.games import GameView
 from bot.games.takebacks import TakebackRequest
 from bot.i18n import N_, SOURCE, _, translate
 
@@ -97,18 +92,16 @@ def taken_back_headline(request: TakebackRequest, locale: str = SOURCE) -> str:
     return translate(locale, took)
 
 
-SEVERAL = N_("you have several running games: say which one with the `game` option")
-NOT_YOUR_REQUEST = "This request is not yours to answer: "
-
-
 # -- the buttons -----------------------------------------------------------------------------
 
 
 class TakebackButton(
     PersistentItem[discord.ui.Button[Any]],
-    template=(
-        r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
-        r"(?::(?P<asked>[0-9]{1,12}))?"
+    custom_id=CustomId(
+        "dots:takeback",
+        ("accept", "decline"),
+        fields=(("moves", "[0-9]{1,6}"),),
+        optional=(("asked", "[0-9]{1,12}"),),
     ),
 ):
     """Accept or Decline a takeback request; the custom id carries the game, its number of
@@ -142,8 +135,7 @@ class TakebackButton(
                 if self.action == "accept"
                 else discord.ButtonStyle.danger
             ),
-            custom_id=f"dots:takeback:{self.action}:{self.key}:{self.moves}"
-            + ("" if self.asked is None else f":{self.asked}"),
+            custom_id=self.made_id(moves=self.moves, asked=self.asked),
             disabled=disabled,
         )
 
@@ -164,7 +156,7 @@ class TakebackButton(
                 ),
                 update=True,
             )
-            locale = await game_locale(bot, done.view.guild_id)
+            locale = await bot.locales.of_guild(done.view.guild_id)
             await update_clicked(
                 interaction,
                 deferred,
@@ -212,52 +204,40 @@ class Takebacks(commands.Cog):
     ) -> None:
         """Post the request with Accept/Decline buttons in the game's thread (as the answer
         when asked there), for the opponent to answer."""
+        await run_in_game(interaction, Action.TAKEBACK, game)
+
+
+@handles(Action.TAKEBACK)
+async def ask_takeback(interaction: discord.Interaction[Any], view: GameView, _arg: str) -> None:
+    """The takeback action: post the request in the game's thread (as the answer when asked
+    there), for the opponent to answer."""
+    bot = bot_of(interaction)
+    here = in_game_channel(interaction, view)
+    request, deferred = await in_time(
+        interaction,
+        bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
+        ephemeral=not here,
+    )
+    locale = await bot.locales.of_guild(view.guild_id)
+    mine_locale = user_locale(interaction)
+    buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
+    question = request_text(request, locale)
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+    message: discord.Message | None = None
+    if here and deferred is None:
+        await answer(interaction, question, view=buttons, allowed_mentions=mentions)
+        message = await interaction.original_response()
+    elif here and deferred:
+        message = await follow_up(interaction, question, view=buttons, allowed_mentions=mentions)
+    else:
+        channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
         try:
-            view = await resolve_game(interaction, game)
-        except SeveralGames as several:
-            mine = [
-                v
-                for v in several.games
-                if v.to_move_id not in {None, interaction.user.id}
-                and v.game.actions
-                and v.game.actions[-1].player == v.player_of(interaction.user.id)
-            ]
-            if len(mine) != 1:
-                raise Refusal(SEVERAL) from None
-            view = mine[0]
-        here = in_game_channel(interaction, view)
-        request, deferred = await in_time(
-            interaction,
-            self.bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
-            ephemeral=not here,
-        )
-        locale = await game_locale(self.bot, view.guild_id)
-        mine_locale = user_locale(interaction)
-        buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
-        question = request_text(request, locale)
-        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
-        message: discord.Message | None = None
-        if here and deferred is None:
-            await answer(interaction, question, view=buttons, allowed_mentions=mentions)
-            message = await interaction.original_response()
-        elif here and deferred:
-            message = await follow_up(
-                interaction, question, view=buttons, allowed_mentions=mentions
-            )
-        else:
-            channel = self.bot.get_partial_messageable(
-                game_channel_id(view), guild_id=view.guild_id
-            )
-            try:
-                message = await send(channel, question, view=buttons, allowed_mentions=mentions)
-            except discord.HTTPException:
-                log.warning("could not post the takeback request of game %s", view.game_id)
-            if deferred is None:
-                await answer(interaction, asked_text(view, mine_locale), ephemeral=True)
-            elif deferred:
-                await follow_up(interaction, asked_text(view, mine_locale), ephemeral=True)
-        if message is not None:
-            await self.bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
-
-
-DYNAMIC_ITEMS = (TakebackButton,)
+            message = await send(channel, question, view=buttons, allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("could not post the takeback request of game %s", view.game_id)
+        if deferred is None:
+            await answer(interaction, asked_text(view, mine_locale), ephemeral=True)
+        elif deferred:
+            await follow_up(interaction, asked_text(view, mine_locale), ephemeral=True)
+    if message is not None:
+        await bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)

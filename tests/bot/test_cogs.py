@@ -18,10 +18,13 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.buttons import GamePicker, point_key, typed_of_key
-from bot.cogs.common import ANSWER_BUDGET, send_to_game, thread_name
+from bot.cogs import DYNAMIC_ITEMS
+from bot.cogs.in_game import ACTIONS, GamePicker, handler, point_key, typed_of_key
+from bot.cogs.interactions import ANSWER_BUDGET, MAX_ID
+from bot.cogs.names import thread_name
 from bot.cogs.options import game_options
-from bot.cogs.posts import fit_content, fit_list, plain_name
+from bot.cogs.posting import send_to_game
+from bot.cogs.posts import CUSTOM_ID, fit_content, fit_list, plain_name
 from bot.games import GameService, NotYourChallenge, NotYourTurn, Refusal
 from tests.bot.discord_inprocess import (
     APP_ID,
@@ -56,7 +59,7 @@ def button_id(message: dict[str, Any], prefix: str) -> str:
 
 def private_refusal(calls: list[Call], *words: str) -> Call:
     """The one private answer in ``calls``; it must contain each of ``words``. A public
-    deferral filled in and deleted before the private answer (see ``common.clear_deferral``)
+    deferral filled in and deleted before the private answer (see ``interactions.clear_deferral``)
     is no answer."""
     original = "/messages/@original"
     cleared = any(c.method == "DELETE" and c.path.endswith(original) for c in calls)
@@ -813,7 +816,7 @@ async def test_without_a_dev_guild_commands_sync_globally(world: World) -> None:
     assert sorted(c["name"] for c in synced) == sorted(c["name"] for c in golden)
 
 
-# -- Discord's limits, slow service, forged payloads, names ----------------------------------------
+# -- Discord's limits, slow service, forged payloads, names ----------------------------------
 
 
 def test_fit_content_keeps_the_first_and_last_lines_within_2000() -> None:
@@ -857,6 +860,48 @@ def test_any_typed_point_gives_a_custom_id_that_matches_its_template() -> None:
             assert back is not None and typed.startswith(back), (typed, back)
     for forged in ("_!!", "_A", "_gA"):  # not base64url, cut short, not UTF-8
         assert typed_of_key(forged) is None, forged
+
+
+def test_every_in_game_action_has_a_handler_and_the_menu_asks_for_those_without_a_choice() -> None:
+    for action in ACTIONS:
+        assert callable(handler(action)), action
+    asking = [str(action) for action, entry in ACTIONS.items() if entry.choose is None]
+    assert asking == ["move", "end", "resign", "board"]
+    assert list(GamePicker.ID.actions) == asking
+
+
+@pytest.mark.parametrize("item", DYNAMIC_ITEMS, ids=lambda item: item.__name__)
+def test_every_custom_id_matches_its_own_template_and_fits_discords_limit(item: Any) -> None:
+    template = item.__discord_ui_compiled_template__
+    key = point_key("🙂" * 40) if item is GamePicker else MAX_ID
+    # The largest numbers the templates take: positions of 6 digits, instants of 12.
+    fields = item.ID.fields + item.ID.optional
+    numbers = {name: int("9" * (6 if name == "moves" else 12)) for name, _ in fields}
+    required = {name: numbers[name] for name, _ in item.ID.fields}
+    for action in item.ID.actions:
+        for given in (required, numbers):
+            custom_id = item.ID.format(action, key, **given)
+            assert template.fullmatch(custom_id), custom_id
+            assert len(custom_id) <= CUSTOM_ID, custom_id
+
+
+def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
+    formats = {
+        item.__name__: item.__discord_ui_compiled_template__.pattern for item in DYNAMIC_ITEMS
+    }
+    assert formats == {
+        "ChallengeButton": r"dots:challenge:(?P<action>accept|decline|cancel):(?P<key>[0-9]+)",
+        "ConfirmButton": (
+            r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)"
+            r"(?::(?P<moves>[0-9]+):(?P<shown>[0-9]+))?"
+        ),
+        "GamePicker": r"dots:pick:(?P<action>move|end|resign|board):(?P<key>[A-Za-z0-9_-]{0,80})",
+        "RematchButton": r"dots:rematch:(?P<action>offer):(?P<key>[0-9]+)",
+        "TakebackButton": (
+            r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
+            r"(?::(?P<asked>[0-9]{1,12}))?"
+        ),
+    }
 
 
 def test_names_lose_their_bidi_controls() -> None:
@@ -957,7 +1002,7 @@ async def test_a_post_refused_for_its_body_still_posts_the_result(
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
-# -- across the adapter: the longest answers fit ---------------------------------------------------
+# -- Discord's limits across the adapter: the longest answers fit ---------------------------
 
 LONG = Member(940_000_000_000_000_006, "L" * 40 + "\u202e" + "o" * 300)
 
@@ -996,7 +1041,9 @@ async def test_the_longest_history_leaderboard_and_stats_fit(
     monkeypatch.setattr(world.service, "leaderboard", long_leaderboard)
     embed = only_embed(await world.harness.slash(LONG, "history"))
     assert len(embed["title"]) == 256 and embed["title"].startswith("Dots games of L")
-    assert embed["title"].endswith("…") and "\u202e" not in embed["title"]  # item 15 too
+    assert (
+        embed["title"].endswith("…") and "\u202e" not in embed["title"]
+    )  # and without bidi controls
     lines = embed["description"].split("\n")
     assert len(embed["description"]) <= 4096 and len(lines) < 80
     assert lines[0].startswith(f"#{game_id} win") and lines[-1].startswith(f"#{game_id} win")
@@ -1007,7 +1054,7 @@ async def test_the_longest_history_leaderboard_and_stats_fit(
     assert len(embed["title"]) == 256 and "Rating" in embed["description"]
 
 
-# -- across the adapter: the first answer before the slow service ----------------------------------
+# -- across the adapter: the first answer before the slow service ----------------------------
 
 
 def slowed(

@@ -19,10 +19,12 @@ from babel.messages.pofile import read_po
 from PIL import Image, ImageChops
 
 from bot import text
-from bot.cogs.common import GameBot, game_locale, mention, mentions, picture_names
+from bot.cogs.client import GameBot
 from bot.cogs.info import HELP, rule_examples
+from bot.cogs.locales import Locales
+from bot.cogs.names import mention, mentions, picture_names
 from bot.cogs.translator import command_text, is_language_neutral
-from bot.games import GameOptions, GameView, IllegalMove, NoSuchGame, computer_id
+from bot.games import GameOptions, GameService, GameView, IllegalMove, NoSuchGame, computer_id
 from bot.games.game_clock import GameClock
 from bot.i18n import (
     LOCALES,
@@ -291,16 +293,12 @@ async def test_a_burst_in_a_new_server_reads_its_chosen_language_once() -> None:
         await asyncio.sleep(0.01)
         return "pl"
 
-    bot = SimpleNamespace(
-        chosen_locales={},
-        locale_loads={},
-        guild_locales={},
-        service=SimpleNamespace(guild_locale=guild_locale),
-    )
-    shown = await asyncio.gather(*(game_locale(cast("GameBot", bot), 5) for _ in range(50)))
+    service = SimpleNamespace(guild_locale=guild_locale)
+    locales = Locales(lambda: cast("GameService", service), lambda _guild_id: None)
+    shown = await asyncio.gather(*(locales.of_guild(5) for _ in range(50)))
     assert shown == ["pl"] * 50 and reads == [5]
-    assert bot.locale_loads == {}  # nothing left behind: a later failure would read again
-    assert await game_locale(cast("GameBot", bot), 5) == "pl" and reads == [5]
+    assert not locales.is_loading(5)  # nothing left behind: a later failure would read again
+    assert await locales.of_guild(5) == "pl" and reads == [5]
 
 
 def test_a_challenge_or_rematch_shows_its_game_clock_and_takebacks() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.common import BUSY_HANDLERS
+from bot.cogs.client import BUSY_HANDLERS
 from tests.e2e.helpers import actions, bot_on, make_server, query, start_game
 from tests.fakediscord.faults import CALLBACK, CHANNEL_MESSAGES, FOLLOWUP
 from tests.fakediscord.fixtures import fake_discord

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs import buttons
+from bot.cogs import start_repair
 from tests.e2e.helpers import (
     Server,
     ShiftedClock,
@@ -164,14 +164,14 @@ async def test_a_close_during_the_repair_waits_for_it(
     fake, db = server.fake, server.database
     challenge = await start_killed(server, "after-accept", monkeypatch)
     assert challenge is not None
-    real, repairing = buttons.challenge_message, asyncio.Event()
+    real, repairing = start_repair.challenge_message, asyncio.Event()
 
     async def slow(*args: Any) -> Any:
         repairing.set()
         await asyncio.sleep(0.5)  # Discord slow to show the channel
         return await real(*args)
 
-    monkeypatch.setattr(buttons, "challenge_message", slow)
+    monkeypatch.setattr(start_repair, "challenge_message", slow)
     async with bot_on(fake, db):
         await asyncio.wait_for(repairing.wait(), timeout=5)
     # Closed during the repair: it was finished all the same.

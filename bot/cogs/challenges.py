@@ -1,0 +1,285 @@
+"""Challenges: /challenge (to a member, or open to anyone here), the Accept, Decline and
+Withdraw buttons under a challenge, and what its message says when accepted, closed or
+expired. Accepting starts the game (``bot.cogs.starts``); the challenge itself lives in the
+database (``bot.games``), so its buttons work after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.interactions import in_time, post_answer, public_locale, update_clicked
+from bot.cogs.locales import user_locale
+from bot.cogs.names import mentions
+from bot.cogs.options import (
+    OPTION_CHOICES,
+    OPTION_DESCRIPTIONS,
+    TAKEBACKS_DESCRIPTION,
+    game_options,
+)
+from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.starts import post_game_start, start_against_computer
+from bot.games import Challenge, GameView, NotYourChallenge, Refusal
+from bot.games.computer import DEFAULT_LEVEL
+from bot.i18n import COLOURS, N_, SOURCE, _, translate
+from engine import Colour
+
+log = logging.getLogger(__name__)
+
+
+class Challenges(commands.Cog):
+    """/challenge."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="challenge", description=N_("Challenge someone to a game of Dots"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
+        rated=N_("Whether the game counts for the leaderboard (default yes)"),
+        takebacks=TAKEBACKS_DESCRIPTION,
+        **OPTION_DESCRIPTIONS,
+    )
+    @app_commands.choices(**OPTION_CHOICES)
+    async def challenge(  # noqa: PLR0917 (slash command options are positional)
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | None = None,
+        size: str = "10x10",
+        rules: str = "standard",
+        start: str = "empty",
+        clock: int | None = None,
+        colour: str = "random",
+        rated: bool = True,
+        time: str | None = None,
+        takebacks: bool | None = None,
+    ) -> None:
+        """Post a challenge with Accept and Decline buttons; without an opponent, an open
+        challenge that anyone here but the challenger may accept (no Decline); naming the bot
+        itself starts a game against the computer (medium, unrated) instead."""
+        options = game_options(
+            size, rules, start, clock, colour, rated=rated, time=time, takebacks=takebacks
+        )
+        bot_user = self.bot.user
+        if opponent is not None and bot_user is not None and opponent.id == bot_user.id:
+            await start_against_computer(interaction, DEFAULT_LEVEL, replace(options, rated=False))
+            return
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        locale = await public_locale(interaction)
+
+        async def open_challenge() -> tuple[Challenge, str]:
+            challenge = await self.bot.service.challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=interaction.user.id,
+                opponent_id=None if opponent is None else opponent.id,
+                options=options,
+                opponent_is_bot=opponent is not None and opponent.bot,
+            )
+            return challenge, await self._clock(challenge, locale)
+
+        (challenge, clock), deferred = await in_time(interaction, open_challenge())
+        message = await post_answer(
+            interaction,
+            deferred,
+            challenge_text(challenge, clock, locale),
+            view=challenge_view(
+                challenge.challenge_id, open_to_anyone=opponent is None, locale=locale
+            ),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[] if opponent is None else [opponent]
+            ),
+        )
+        if message is not None:
+            await self.bot.service.set_challenge_message(
+                challenge_id=challenge.challenge_id, message_id=message.id
+            )
+
+    async def _clock(self, challenge: Challenge, locale: str = SOURCE) -> str:
+        clock = challenge.options.clock
+        if clock is None:
+            settings = await self.bot.service.guild_settings(guild_id=challenge.guild_id)
+            clock = settings.default_clock
+        return text.format_duration(clock, locale=locale)
+
+
+class ChallengeButton(
+    PersistentItem[discord.ui.Button[Any]],
+    custom_id=CustomId("dots:challenge", ("accept", "decline", "cancel")),
+):
+    """Accept, Decline (the challenged player) or Withdraw (the challenger) a challenge."""
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "accept": N_("Accept"),
+        "decline": N_("Decline"),
+        "cancel": N_("Withdraw"),
+    }
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "accept": discord.ButtonStyle.success,
+        "decline": discord.ButtonStyle.danger,
+        "cancel": discord.ButtonStyle.secondary,
+    }
+
+    def component(
+        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
+    ) -> discord.ui.Button[Any]:
+        """The button (its label in ``locale``); ``disabled`` once the challenge is closed."""
+        return discord.ui.Button(
+            label=translate(locale, self.LABELS[self.action]),
+            style=self.STYLES[self.action],
+            custom_id=self.made_id(),
+            disabled=disabled,
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Accept, decline or withdraw."""
+        try:
+            if self.action == "accept":
+                await accept_challenge(interaction, self.key)
+            else:
+                await close_challenge(interaction, self.key, self.action)
+        except NotYourChallenge as refusal:
+            raise Refusal(
+                _(
+                    "This is not your challenge: {reason}",
+                    reason=refusal.render(user_locale(interaction)),
+                )
+            ) from None
+
+
+def challenge_view(
+    challenge_id: int,
+    *,
+    disabled: bool = False,
+    open_to_anyone: bool = False,
+    locale: str = SOURCE,
+) -> discord.ui.View:
+    """The buttons under a challenge (an open one, to anyone, has no Decline), in ``locale``."""
+    view = discord.ui.View(timeout=None)
+    actions = ("accept", "cancel") if open_to_anyone else ("accept", "decline", "cancel")
+    for action in actions:
+        view.add_item(ChallengeButton(action, challenge_id, disabled=disabled, locale=locale))
+    return view
+
+
+def accepted_text(challenge: Challenge, view: GameView, locale: str = SOURCE) -> str:
+    """What a challenge's message says once accepted."""
+    pink, blue = mentions(view, locale).values()
+    accepted = _(
+        "<@{user}> accepted. Game #{game_id}: {pink} (Pink) vs {blue} (Blue).",
+        user=challenge.opponent_id,
+        game_id=view.game_id,
+        pink=pink,
+        blue=blue,
+    )
+    return translate(locale, accepted)
+
+
+def expired_text(challenge: Challenge, locale: str = SOURCE) -> str:
+    """What a challenge's message says once it expired unanswered."""
+    if challenge.opponent_id is None:
+        message = _(
+            "The open challenge of <@{challenger}> expired: nobody took it.",
+            challenger=challenge.challenger_id,
+        )
+    elif challenge.rematch_of is not None:
+        message = _(
+            "The rematch offer of <@{challenger}> to <@{opponent}> (game #{game_id}) expired "
+            "unanswered.",
+            challenger=challenge.challenger_id,
+            opponent=challenge.opponent_id,
+            game_id=challenge.rematch_of,
+        )
+    else:
+        message = _(
+            "The challenge of <@{challenger}> to <@{opponent}> expired unanswered.",
+            challenger=challenge.challenger_id,
+            opponent=challenge.opponent_id,
+        )
+    return translate(locale, message)
+
+
+def challenge_text(challenge: Challenge, clock: str, locale: str = SOURCE) -> str:
+    """The public text of a challenge, in ``locale``."""
+    options = challenge.options
+    default = translate(locale, N_("server's default clock"))
+    a_move = translate(locale, _("{clock} a move", clock=clock))
+    settings = text.describe_game_options(options, locale).replace(default, a_move)
+    colour = translate(locale, COLOURS.get(options.colour, Colour(options.colour).description))
+    if challenge.opponent_id is None:
+        message = _(
+            "<@{challenger}> challenges anyone here to Dots ({settings}; the challenger plays "
+            "{colour}). The first to accept plays. The challenge expires in 10 minutes.",
+            challenger=challenge.challenger_id,
+            settings=settings,
+            colour=colour,
+        )
+    else:
+        message = _(
+            "<@{opponent}>, <@{challenger}> challenges you to Dots ({settings}; the challenger "
+            "plays {colour}). The challenge expires in 10 minutes.",
+            opponent=challenge.opponent_id,
+            challenger=challenge.challenger_id,
+            settings=settings,
+            colour=colour,
+        )
+    return translate(locale, message)
+
+
+# -- what the buttons do ---------------------------------------------------------------------
+
+
+async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: int) -> None:
+    """The challenged player accepts: a thread, the first picture and a ping for Pink."""
+    bot = bot_of(interaction)
+
+    async def accept() -> tuple[GameView, Challenge]:
+        view = await bot.service.accept(challenge_id=challenge_id, user_id=interaction.user.id)
+        return view, await bot.service.get_challenge(challenge_id)
+
+    (view, challenge), deferred = await in_time(interaction, accept(), update=True)
+    locale = await public_locale(interaction)
+    # Answer first (names, thread and picture take further round trips to Discord).
+    await update_clicked(
+        interaction,
+        deferred,
+        accepted_text(challenge, view, locale),
+        view=challenge_view(challenge_id, disabled=True, locale=locale),
+    )
+    message = interaction.message
+    await bot.service.mark_answer_shown(
+        challenge_id=challenge_id, message_id=None if message is None else message.id
+    )
+    await post_game_start(bot, interaction, view, message)
+
+
+async def close_challenge(
+    interaction: discord.Interaction[Any], challenge_id: int, action: str
+) -> None:
+    """Decline (the challenged) or withdraw (the challenger) a challenge."""
+    service = bot_of(interaction).service
+    close = service.decline if action == "decline" else service.cancel
+    challenge, deferred = await in_time(
+        interaction, close(challenge_id=challenge_id, user_id=interaction.user.id), update=True
+    )
+    locale = await public_locale(interaction)
+    if action == "decline":
+        message = _("<@{user}> declined the challenge.", user=challenge.opponent_id)
+    else:
+        message = _("<@{user}> withdrew the challenge.", user=challenge.challenger_id)
+    await update_clicked(
+        interaction,
+        deferred,
+        translate(locale, message),
+        view=challenge_view(challenge_id, disabled=True, locale=locale),
+    )
