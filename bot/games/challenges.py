@@ -399,15 +399,6 @@ class ChallengeCases(ServiceCore):
         await self._publish(ChallengeExpired(challenge))
         return challenge
 
-    async def expire_challenges(self) -> list[Challenge]:
-        """Expire every open challenge whose time has come."""
-        expired = []
-        for challenge_id in await self.store.due_challenges(to_ts(self.now())):
-            challenge = await self.expire(challenge_id=challenge_id)
-            if challenge is not None:
-                expired.append(challenge)
-        return expired
-
     # -- starts a kill interrupted (issue 10 item 3) ---------------------------------------
 
     async def unshown_accepts(self) -> list[Challenge]:

@@ -124,26 +124,6 @@ class ServiceCore:
         moved or cleared; ``bot.clocks.Clocks`` uses this to arm its tasks."""
         self._clock_listeners.append(listener)
 
-    async def pending_clocks(self) -> list[ClockChange]:
-        """Every running game's deadline and every open challenge's expiry, from the database
-        (of the servers this process owns: see ``owns``)."""
-        changes = [
-            ClockChange(
-                r.game_id,
-                None,
-                to_dt(r.deadline),
-                convert.remind_at(r.deadline, r.clock, r.reminder_sent),
-            )
-            for r in await self.store.running_clocks()
-            if self.owns(r.guild_id)
-        ]
-        changes += [
-            ClockChange(None, cid, to_dt(expires))
-            for cid, expires, guild_id in await self.store.challenge_expiries()
-            if self.owns(guild_id)
-        ]
-        return changes
-
     async def _publish(self, event: Event) -> None:
         for callback in list(self._subscribers):
             try:

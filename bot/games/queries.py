@@ -1,5 +1,5 @@
 """Queries: a game, a player's running games, leaderboard (all time or this month), stats,
-history, head-to-head."""
+history."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bot.games import convert
 from bot.games.convert import to_dt, to_ts
 from bot.games.core import Live, ServiceCore
 from bot.games.errors import NoSuchGame, OptionOutOfRange
-from bot.games.models import GameView, HeadToHead, HistoryEntry, LeaderboardRow, PlayerStats
+from bot.games.models import GameView, HistoryEntry, LeaderboardRow, PlayerStats
 from bot.i18n import LOCALES, N_, _, normalize
 from bot.ratings import PROVISIONAL_RD, Rating
 from bot.storage.rows import MonthRow
@@ -245,20 +245,6 @@ class QueryCases(ServiceCore):
                 )
             )
         return entries
-
-    async def head_to_head(self, *, guild_id: int, a: int, b: int) -> HeadToHead:
-        """Two players' record against each other in a server."""
-        a_wins = b_wins = draws = 0
-        ids = []
-        for row in await self.store.games_between(guild_id, a, b):
-            ids.append(row.game_id)
-            if row.winner is None:
-                draws += 1
-            elif (row.pink_id if row.winner == int(Player.PINK) else row.blue_id) == a:
-                a_wins += 1
-            else:
-                b_wins += 1
-        return HeadToHead(a, b, a_wins, b_wins, draws, tuple(ids))
 
     # -- locales (issue 14: settings kept here, beside the reads) ---------------------------
 

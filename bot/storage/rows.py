@@ -158,17 +158,6 @@ RateGame = Callable[
 
 
 @dataclass(frozen=True, slots=True)
-class ClockRow:
-    """What the clocks need of a running game: its deadline and reminder state."""
-
-    game_id: int
-    deadline: float
-    clock: int
-    reminder_sent: bool
-    guild_id: int | None = None  # whose shard owns the game (see bot.storage.timers.Shards)
-
-
-@dataclass(frozen=True, slots=True)
 class TakebackRow:
     """A row of ``takebacks``: a game's latest takeback request and its answer."""
 

@@ -49,7 +49,6 @@ from bot.storage.rows import (
     ANYONE,
     ActionRow,
     ChallengeRow,
-    ClockRow,
     Finish,
     GameRow,
     MonthRow,
@@ -302,14 +301,6 @@ class Store:
 
     # -- challenges -------------------------------------------------------------------------
 
-    async def create_challenge(self, row: ChallengeRow, *, now: float) -> ChallengeRow | None:
-        """Insert an open challenge (its id is assigned); None if the two players already have
-        an open, unexpired challenge between them in that server."""
-        async with self.db.transaction() as conn:
-            # PostgreSQL: two such transactions of one pair would both see no clash.
-            await self._serialise(conn, min(row.challenger_id, row.opponent_id))
-            return await _insert_challenge(conn, row, now=now)
-
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
         """A challenge by id."""
         async with self.db.reading() as conn:
@@ -338,18 +329,6 @@ class Store:
                 return stored
         except StaleWriteError:
             return None
-
-    async def accept_challenge(
-        self, challenge_id: int, game: GameRow, *, now: float, taker: int | None = None
-    ) -> GameRow | None:
-        """Mark the challenge accepted and create its game in one transaction; the game as
-        stored, or None if the challenge was no longer open or had expired (or, with
-        ``taker``, is neither theirs nor open to anyone: see ``_accept``)."""
-        async with self.db.transaction() as conn:
-            stored = await _accept(conn, challenge_id, game, now=now, taker=taker)
-            if stored is not None:
-                await self._game_timer(conn, stored)
-            return stored
 
     async def create_game(self, game: GameRow) -> GameRow:
         """Insert a game directly (no challenge: tests, imports, the computer player); the game
@@ -395,16 +374,6 @@ class Store:
                 )
             ).all()
         return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
-
-    async def due_challenges(self, now: float) -> list[int]:
-        """Ids of open challenges whose expiry has come."""
-        async with self.db.reading() as conn:
-            found = await conn.scalars(
-                select(challenges.c.challenge_id).where(
-                    challenges.c.status == "open", challenges.c.expires <= now
-                )
-            )
-            return [int(x) for x in found]
 
     # -- games ------------------------------------------------------------------------------
 
@@ -567,18 +536,6 @@ class Store:
             stored = await conn.execute(stmt.values(changes).returning(*_GAME_COLS))
             return _game(stored.first())
 
-    async def running_clocks(self) -> list[ClockRow]:
-        """The deadline and reminder state of every running game (what the clocks need)."""
-        async with self.db.reading() as conn:
-            rows = (
-                await conn.execute(
-                    select(games.c.game_id, games.c.deadline, games.c.clock,
-                           games.c.reminder_sent, games.c.guild_id)
-                    .where(_RUNNING, games.c.deadline.is_not(None))
-                )
-            ).all()  # fmt: skip
-        return [ClockRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
-
     async def game_id_in_thread(self, thread_id: int) -> int | None:
         """The id of the game played in thread ``thread_id`` (the newest one), if any."""
         async with self.db.reading() as conn:
@@ -618,19 +575,6 @@ class Store:
         async with self.db.reading() as conn:
             rows = (await conn.execute(stmt)).all()
         return [(GameRow(*r[:-1]), r[-1]) for r in rows]
-
-    async def games_between(self, guild_id: int, a: int, b: int) -> list[GameRow]:
-        """The finished (not aborted) games of two players against each other in a server."""
-        pair = or_(
-            and_(games.c.pink_id == a, games.c.blue_id == b),
-            and_(games.c.pink_id == b, games.c.blue_id == a),
-        )
-        stmt = select(*_GAME_COLS).where(
-            games.c.guild_id == guild_id, games.c.status == "over", pair
-        )
-        async with self.db.reading() as conn:
-            rows = (await conn.execute(stmt.order_by(games.c.game_id))).all()
-        return [GameRow(*r) for r in rows]
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -765,8 +709,9 @@ class Store:
     async def create_challenge_within(
         self, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
     ) -> ChallengeRow | None:
-        """``create_challenge``, counting in the same transaction the challenger's open
-        challenges and running games in that server; the challenge as stored.
+        """Insert an open challenge (its id is assigned), counting in the same transaction the
+        challenger's open challenges and running games in that server; the challenge as stored,
+        or None if the two players already have an open, unexpired challenge there.
 
         Raises:
             OverLimitError: the challenger has ``max_challenges`` open challenges (made by them) or
@@ -790,9 +735,10 @@ class Store:
         max_games: int,
         taker: int | None = None,
     ) -> GameRow | None:
-        """``accept_challenge``, counting in the same transaction both players' running
-        games in that server; the game as stored, or None if the challenge was no longer open
-        (an open challenge taken by someone else first: see ``_accept``).
+        """Mark the challenge accepted and create its game, counting in the same transaction
+        both players' running games in that server; the game as stored, or None if the
+        challenge was no longer open or had expired (an open challenge taken by someone else
+        first: see ``_accept``).
 
         Raises:
             OverLimitError: either player has ``max_games`` running games there (the opponent's

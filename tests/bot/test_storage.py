@@ -527,9 +527,11 @@ async def test_limit_checked_inserts_return_the_stored_row_or_refuse(store: Stor
 
 
 async def test_unfinished_starts_are_found_until_marked(store: Store) -> None:
-    made = await store.create_challenge(a_challenge(), now=100.0)
+    made = await store.create_challenge_within(
+        a_challenge(), now=100.0, max_challenges=10, max_games=10
+    )
     assert made is not None
-    game = await store.accept_challenge(made.challenge_id, a_game(), now=100.0)
+    game = await store.accept_challenge_within(made.challenge_id, a_game(), now=100.0, max_games=10)
     assert game is not None
     other = await store.create_game(a_game(message_id=55))
     assert await store.unstarted_games() == [game.game_id]
@@ -565,7 +567,10 @@ async def test_accepts_of_two_challenges_at_once_keep_the_running_games_limit(
     first, second = await Store.open(database), await Store.open(database)
     try:
         made = [
-            await first.create_challenge(a_challenge(opponent_id=o), now=100.0) for o in (20, 30)
+            await first.create_challenge_within(
+                a_challenge(opponent_id=o), now=100.0, max_challenges=10, max_games=10
+            )
+            for o in (20, 30)
         ]
         results = await asyncio.gather(
             *(
