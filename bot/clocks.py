@@ -7,9 +7,9 @@ The task reads the due timers of its shards, fires each through the service insi
 (``FOR UPDATE SKIP LOCKED`` on PostgreSQL), applies the time-out, moves or deletes the timer
 and, with ``outbox``, stores the post that must follow, in one transaction. So a timer fires
 exactly once however many processes race for it, and a crash before the commit leaves it to
-fire again. Then the task sleeps until the next timer, woken early by a nearer deadline: the
-service's clock listener in-process, and PostgreSQL's NOTIFY (``dots_timers``, a trigger on
-``timers``) from other processes. At start a deadline that passed while the bot was down
+fire again. Then the task sleeps until the next timer, woken early by a nearer deadline:
+the service's ``ClockChange`` events in-process, and PostgreSQL's NOTIFY (``dots_timers``, a
+trigger on ``timers``) from other processes. At start a deadline that passed while the bot was down
 fires at once; a reminder whose deadline has passed is not sent. Time is injected (``now`` and
 ``sleep``) so tests move it without waiting.
 
@@ -72,7 +72,7 @@ class Clocks:
         self._woken = False
         self._unlisten: Callable[[], Awaitable[None]] | None = None
         self.fired = 0  # timers whose change this process committed
-        service.watch_clocks(self.arm)
+        service.events.subscribe(self.arm, ClockChange)
 
     async def start(self) -> int:
         """Start firing this process's timers (those already due at once); how many there are."""

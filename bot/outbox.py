@@ -1,4 +1,4 @@
-"""The outbox (issue 12): posts that must follow a committed change are not lost, nor doubled.
+"""The outbox: posts that must follow a committed change are not lost, nor doubled.
 
 When a timer fires with ``Clocks(outbox=True)`` the change (a time-out, a reminder, a
 challenge's expiry) and an ``outbox`` row are committed together (``bot.storage.timers``); so

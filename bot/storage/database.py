@@ -184,7 +184,7 @@ class Database:
             finally:
                 self._sqlalchemy_begins.on = False
 
-    # -- LISTEN/NOTIFY (issue 12) ----------------------------------------------------------
+    # -- LISTEN/NOTIFY ----------------------------------------------------------
 
     async def listen(
         self, channel: str, callback: Callable[[str], None]

@@ -32,7 +32,7 @@ class ChallengeRow:
     takebacks: bool = False
     gc_total_ms: int | None = None
     gc_increment_ms: int | None = None
-    # -- rematch and open challenges (issue 13) ---
+    # -- rematch and open challenges ---
     rematch_of: int | None = None  # the finished game a rematch offer replays
 
 
@@ -170,7 +170,7 @@ class TakebackRow:
     message_id: int | None = None
 
 
-# -- stickers and monthly tables (issue 13 items 5 and 6) ------------------------------------
+# -- stickers and monthly tables ------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +199,7 @@ class MonthRow:
     gained: float
 
 
-# -- timers and outbox (issue 12) ---------------------------------------------------------
+# -- timers and outbox ---------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

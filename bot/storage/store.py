@@ -216,7 +216,7 @@ class Store:
             await one_off.close()
         await self.db.close()
 
-    # -- one-off jobs (issue 12: one process of several runs them) ---------------------------
+    # -- one-off jobs: one process of several runs them ---------------------------
 
     async def claim_one_off_jobs(self) -> bool:
         """Whether this process runs the one-off jobs (the command sync): on PostgreSQL the
@@ -665,7 +665,7 @@ class Store:
             for key in sorted(set(keys)):
                 await conn.execute(select(func.pg_advisory_xact_lock(key)))
 
-    # -- per-user limits and unfinished starts (issue 10 items 12 and 3) -------------------
+    # -- per-user limits and unfinished starts -------------------
 
     async def limits(self, guild_id: int) -> tuple[int | None, int | None, int | None]:
         """A server's per-user limits (open challenges, running games, computer games); None
@@ -836,7 +836,7 @@ class Store:
         async with self.db.transaction() as conn:
             return (await conn.execute(stmt)).first() is not None
 
-    # -- locales (issue 14) ------------------------------------------------------------------
+    # -- locales ------------------------------------------------------------------
 
     async def guild_locale(self, guild_id: int) -> str | None:
         """The language an admin chose for a server's public posts, or None."""
@@ -881,7 +881,7 @@ class Store:
         async with self.db.transaction() as conn:
             await conn.execute(stmt)
 
-    # -- rematch and open challenges (issue 13) ---------------------------------------------
+    # -- rematch and open challenges ---------------------------------------------
 
     async def rematch_of(self, game_id: int) -> ChallengeRow | None:
         """The rematch offer (or started rematch) of a finished game, if any."""
@@ -971,7 +971,7 @@ class Store:
             raise RematchExistsError(existing) from None
         raise error
 
-    # -- stickers (issue 13 item 5) ---------------------------------------------------------
+    # -- stickers ---------------------------------------------------------
 
     async def _insert_stickers(self, conn: AsyncConnection, earned: Sequence[StickerRow]) -> None:
         """Write ``earned`` in the caller's transaction; a sticker a player already has from
@@ -1021,7 +1021,7 @@ class Store:
         async with self.db.reading() as conn:
             return {(int(r[0]), str(r[1])) for r in (await conn.execute(stmt)).all()}
 
-    # -- leaderboard periods (issue 13 item 6) -----------------------------------------------
+    # -- leaderboard periods -----------------------------------------------
 
     async def period_table(self, guild_id: int, *, start: float, end: float) -> list[MonthRow]:
         """Every player's rated games of a server finished from ``start`` until before
@@ -1058,7 +1058,7 @@ class Store:
             )
         return out
 
-    # -- timers and outbox (issue 12) ------------------------------------------------------
+    # -- timers and outbox ------------------------------------------------------
 
     async def _game_timer(self, conn: AsyncConnection, stored: GameRow) -> None:
         """Move (or delete) a game's timer to follow the row just written, in its transaction;

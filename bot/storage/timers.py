@@ -1,4 +1,4 @@
-"""Claims and shards of the timers table (issue 12): what a process fires, and how it says so.
+"""Claims and shards of the timers table: what a process fires, and how it says so.
 
 A process fires a due timer by calling the service's use-case (``time_out``, ``remind``,
 ``expire``) inside ``claiming(timer)``. The Store's write for that game or challenge then, in

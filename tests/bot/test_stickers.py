@@ -396,7 +396,7 @@ async def test_a_new_game_reads_no_stickers_and_a_rebuilt_one_reads_them_once(
     view = await new_game(service, options=BIG)
     outcomes = await play(service, view, ALTERNATE_CAPTURE)
     assert reads == [] and outcomes[-1].stickers  # earned, without reading the game's stickers
-    service._cache.clear()
+    service.core.forget_all()
     await play(service, await service.game(view.game_id), "J5 J6")
     assert reads == [view.game_id]
 

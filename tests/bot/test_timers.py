@@ -274,7 +274,7 @@ async def test_a_nearer_deadline_wakes_a_sleeping_claimer(database: str | Path) 
             # timer to the writer's instant (what the other clock would have written).
             await sleeper.store.execute("UPDATE timers SET due = due - 29.6")
             await sleeper.store.execute("UPDATE games SET deadline = deadline - 29.6")
-            sleeper._cache.clear()
+            sleeper.core.forget_all()
             clocks.wake()
         await eventually(lambda: len(fired) == 1, timeout=10)
         assert time.monotonic() - started < 5
