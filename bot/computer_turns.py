@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.games import ComputerMoved, GameService, MoveOutcome, is_computer
 from bot.games.events import ComputerToMove
-from bot.storage.timers import ALL_SHARDS, Shards, owing
+from bot.storage.timers import ALL_SHARDS, PostKind, Shards, TimerKind, owing
 from engine import DotsError
 
 log = logging.getLogger(__name__)
@@ -70,14 +70,9 @@ class ComputerTurns:
         """Arm every running game of this process's shards in which the computer is to move;
         how many."""
         self._stopped = False
-        waiting = await self.service.computer_turns()
-        if not self.shards.is_all:
-            mine = []
-            for game_id in waiting:
-                row = await self.service.store.game(game_id)
-                if row is not None and self.shards.owns(row.guild_id):
-                    mine.append(game_id)
-            waiting = mine
+        waiting = await self.service.computer_turns(
+            owns=None if self.shards.is_all else self.shards.owns
+        )
         for game_id in waiting:
             self.arm(game_id)
         return len(waiting)
@@ -120,7 +115,7 @@ class ComputerTurns:
     async def _run(self, game_id: int) -> None:
         try:
             # The turn's first move commits its post (the adapter's delivery, see bot.outbox).
-            with owing("game", game_id, post="computer" if self.outbox else None):
+            with owing(TimerKind.GAME, game_id, post=PostKind.COMPUTER if self.outbox else None):
                 played: list[MoveOutcome] = []
                 while True:
                     outcome = await self._move(game_id)

@@ -34,8 +34,8 @@ from bot.games.models import (
 )
 from bot.games.settings import Settings
 from bot.i18n import N_, Message, _, ngettext
+from bot.storage.errors import OverLimitError
 from bot.storage.rows import ANYONE, ChallengeRow, GameRow
-from bot.storage.store import OverLimitError
 from engine.starts import start_dots
 
 LIMIT_RANGE = range(1, 1001)
@@ -153,7 +153,7 @@ class Challenges:
         )
         limits = await self.user_limits(guild_id=guild_id)
         try:
-            stored = await self.core.store.create_challenge_within(
+            stored = await self.core.store.challenges.create_challenge_within(
                 row, now=to_ts(now), max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
@@ -177,7 +177,7 @@ class Challenges:
         return convert.challenge_value(await self._challenge_row(challenge_id))
 
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
-        row = await self.core.store.challenge(challenge_id)
+        row = await self.core.store.challenges.challenge(challenge_id)
         if row is None:
             raise NoSuchChallenge(
                 _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
@@ -227,7 +227,7 @@ class Challenges:
         )
         limits = await self.user_limits(guild_id=ch.guild_id)
         try:
-            stored = await self.core.store.accept_challenge_within(
+            stored = await self.core.store.challenges.accept_challenge_within(
                 challenge_id, row, now=to_ts(now), max_games=limits.games, taker=user_id
             )
         except OverLimitError as over:
@@ -273,7 +273,7 @@ class Challenges:
             user_id = blue_id if is_computer(pink_id) else pink_id
             limits = await self.user_limits(guild_id=guild_id)
             try:
-                stored = await self.core.store.create_game_within(
+                stored = await self.core.store.games.create_game_within(
                     row,
                     user_id=user_id,
                     max_games=limits.games,
@@ -283,7 +283,7 @@ class Challenges:
             except OverLimitError as over:
                 raise LimitReached(limit_message(over, user_id)) from None
         else:
-            stored = await self.core.store.create_game(row)
+            stored = await self.core.store.games.create_game(row)
         return await self.core.started(stored)
 
     async def new_game_row(
@@ -372,7 +372,7 @@ class Challenges:
         if ch.status == "open" and ch.expires <= to_ts(now):
             await self.expire(challenge_id=ch.challenge_id)
             raise ChallengeClosed(N_("this challenge has expired"))
-        closed = await self.core.store.close_challenge(
+        closed = await self.core.store.challenges.close_challenge(
             ch.challenge_id, status=status, now=to_ts(now)
         )
         if closed is None:
@@ -385,7 +385,7 @@ class Challenges:
 
         Publishes ChallengeExpired when it expires.
         """
-        closed = await self.core.store.close_challenge(
+        closed = await self.core.store.challenges.close_challenge(
             challenge_id, status="expired", now=to_ts(self.core.now()), due_only=True
         )
         if closed is None:
@@ -401,7 +401,7 @@ class Challenges:
         """The accepted challenges whose message does not say so yet, oldest first."""
         return [
             convert.challenge_value(r)
-            for r in await self.core.store.unshown_accepts()
+            for r in await self.core.store.challenges.unshown_accepts()
             if self.core.owns(r.guild_id)
         ]
 
@@ -409,10 +409,14 @@ class Challenges:
         """The open challenges whose message id was never recorded (the bot was stopped just
         after posting them), oldest first."""
         found = []
-        for challenge_id, _expires, guild_id in await self.core.store.challenge_expiries():
+        for (
+            challenge_id,
+            _expires,
+            guild_id,
+        ) in await self.core.store.challenges.challenge_expiries():
             if not self.core.owns(guild_id):
                 continue
-            row = await self.core.store.challenge(challenge_id)
+            row = await self.core.store.challenges.challenge(challenge_id)
             if row is not None and row.status == "open" and row.message_id is None:
                 found.append(convert.challenge_value(row))
         return sorted(found, key=lambda c: c.challenge_id)
@@ -423,14 +427,16 @@ class Challenges:
         Raises:
             NoSuchChallenge.
         """
-        if not await self.core.store.mark_answer_shown(challenge_id, message_id=message_id):
+        if not await self.core.store.challenges.mark_answer_shown(
+            challenge_id, message_id=message_id
+        ):
             raise NoSuchChallenge(
                 _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
             )
 
     async def user_limits(self, *, guild_id: int) -> UserLimits:
         """A server's per-user limits (the defaults where never set)."""
-        challenges, games, computer = await self.core.store.limits(guild_id)
+        challenges, games, computer = await self.core.store.settings.limits(guild_id)
         default = UserLimits()
         return UserLimits(
             challenges or default.challenges, games or default.games, computer or default.computer
@@ -458,7 +464,7 @@ class Challenges:
         limits = UserLimits(
             challenges or current.challenges, games or current.games, computer or current.computer
         )
-        await self.core.store.set_limits(
+        await self.core.store.settings.set_limits(
             guild_id,
             challenges=limits.challenges,
             games=limits.games,
@@ -473,7 +479,7 @@ class Challenges:
         Raises:
             NoSuchChallenge.
         """
-        if not await self.core.store.set_challenge_message(challenge_id, message_id):
+        if not await self.core.store.challenges.set_challenge_message(challenge_id, message_id):
             raise NoSuchChallenge(
                 _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
             )
@@ -482,7 +488,7 @@ class Challenges:
         self, *, user_id: int, guild_id: int | None = None
     ) -> list[Challenge]:
         """The open challenges made by or to ``user_id`` (in one server if given)."""
-        rows = await self.core.store.open_challenges(user_id, guild_id)
+        rows = await self.core.store.challenges.open_challenges(user_id, guild_id)
         return [convert.challenge_value(r) for r in rows]
 
 

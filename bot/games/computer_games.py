@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -200,15 +201,20 @@ class ComputerGames:
             return None
         return live.game.record, live.row.moves, user_id
 
-    async def computer_turns(self) -> list[int]:
-        """The running games (of servers this process owns) in which the computer is to move
-        (``ComputerTurns.start`` re-arms them after a restart)."""
+    async def computer_turns(
+        self, *, owns: Callable[[int | None], bool] | None = None
+    ) -> list[int]:
+        """The running games (of servers this process owns, and with ``owns`` of those it
+        says) in which the computer is to move (``ComputerTurns.start`` re-arms them after a
+        restart)."""
         found = []
         for user_id in COMPUTER_IDS.values():
-            for game_id in await self.core.store.running_game_ids(user_id, None):
-                row = await self.core.store.game(game_id)
+            for game_id in await self.core.store.games.running_game_ids(user_id, None):
+                row = await self.core.store.games.game(game_id)
                 if row is None or not self.core.owns(row.guild_id):
                     continue  # another process's shard (see ``owns``)
+                if owns is not None and not owns(row.guild_id):
+                    continue
                 async with self.core.lock(game_id):
                     if await self._computer_to_move(game_id) is not None:
                         found.append(game_id)
@@ -243,7 +249,7 @@ class ComputerGames:
             deadline, clock = self.core.clock_taken_back(
                 live, tuple(actions[keep:]), self.core.now()
             )
-            stored = await self.core.store.take_back(
+            stored = await self.core.store.games.take_back(
                 game_id, moves=row.moves, keep=keep, deadline=deadline, clock=clock
             )
             if stored is None:

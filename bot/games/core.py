@@ -29,8 +29,8 @@ from bot.games.stickers import StickerNews
 from bot.i18n import N_, REASONS, Message, _
 from bot.ratings import rate_stored
 from bot.storage import Store
+from bot.storage.errors import StaleWriteError
 from bot.storage.rows import ActionRow, Finish, GameRow, StickerRow
-from bot.storage.store import StaleWriteError
 from engine import Action, Game, Placement, Player, Result
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ class GameCore:
         if live is not None:
             self._cache.move_to_end(game_id)
             return live
-        loaded = await self.store.game_with_actions(game_id)
+        loaded = await self.store.games.game_with_actions(game_id)
         if loaded is None:
             raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
         row, actions = loaded
@@ -260,7 +260,7 @@ class GameCore:
         try:
             for hook in self.before_commit:
                 await hook(commit)
-            row, rating_changes = await self.store.record_action(
+            row, rating_changes = await self.store.games.record_action(
                 row.game_id,
                 stored,
                 deadline=deadline,

@@ -122,7 +122,7 @@ class Play:
                 return False
             if row.reminder_sent:
                 return False
-            stored = await self.core.store.mark_reminded(game_id, row.deadline)
+            stored = await self.core.store.games.mark_reminded(game_id, row.deadline)
             if stored is None:
                 return False
             live.row = stored
@@ -137,7 +137,7 @@ class Play:
     async def _abort(self, live: Live) -> GameView:
         """Abort a running game (call under its lock): no result, no rating change."""
         game_id = live.row.game_id
-        stored = await self.core.store.finish_game(
+        stored = await self.core.store.games.finish_game(
             game_id, Finish("aborted"), at=to_ts(self.core.now())
         )
         self.core.forget(game_id)
@@ -182,7 +182,7 @@ class Play:
             NoSuchGame.
         """
         async with self.core.lock(game_id):
-            stored = await self.core.store.set_game_thread(
+            stored = await self.core.store.games.set_game_thread(
                 game_id, thread_id=thread_id, message_id=message_id
             )
             if stored is None:

@@ -99,7 +99,7 @@ class Queries:
             live = self.core.cached_game(game_id)
             if live is not None:
                 return convert.game_view(live.row, live.game)
-            loaded = await self.core.store.game_with_actions(game_id)
+            loaded = await self.core.store.games.game_with_actions(game_id)
             if loaded is None:
                 raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
             row, actions = loaded
@@ -108,17 +108,25 @@ class Queries:
                 self.core.remember(Live(row, game))
             return convert.game_view(row, game)
 
+    async def running_deadline(self, *, game_id: int) -> datetime | None:
+        """A running game's deadline as stored (no lock, no rebuild: what the clocks read);
+        None when the game is over, unknown or has no deadline."""
+        row = await self.core.store.games.game(game_id)
+        if row is None or row.status != "running" or row.deadline is None:
+            return None
+        return to_dt(row.deadline)
+
     async def game_in_thread(self, *, thread_id: int) -> GameView | None:
         """The game played in thread ``thread_id`` (over or not), or None."""
         game_id = self.core.cached_in_thread(thread_id)
         if game_id is None:
-            game_id = await self.core.store.game_id_in_thread(thread_id)
+            game_id = await self.core.store.games.game_id_in_thread(thread_id)
         return None if game_id is None else await self.game(game_id)
 
     async def running_games(self, *, user_id: int, guild_id: int | None = None) -> list[GameView]:
         """The running games of ``user_id`` (in one server if given), oldest first."""
         views = []
-        for game_id in await self.core.store.running_game_ids(user_id, guild_id):
+        for game_id in await self.core.store.games.running_game_ids(user_id, guild_id):
             view = await self.game(game_id)
             if view.is_running:
                 views.append(view)
@@ -128,7 +136,7 @@ class Queries:
         """The running games whose first picture was never posted (the bot was stopped
         between the accept and that post), oldest first: the adapter finishes their start."""
         views = []
-        for game_id in await self.core.store.unstarted_games():
+        for game_id in await self.core.store.games.unstarted_games():
             view = await self.game(game_id)
             if view.is_running and self.core.owns(view.guild_id):
                 views.append(view)
@@ -136,16 +144,16 @@ class Queries:
 
     async def stored_replay(self, *, game_id: int) -> bytes | None:
         """A finished game's animated replay as rendered once before, or None."""
-        return await self.core.store.replay(game_id)
+        return await self.core.store.games.replay(game_id)
 
     async def store_replay(self, *, game_id: int, gif: bytes) -> bool:
         """Keep a finished game's replay for the next export (a finished game never changes);
         False (nothing kept) for a running game."""
-        return await self.core.store.save_replay(game_id, gif)
+        return await self.core.store.games.save_replay(game_id, gif)
 
     async def leaderboard(self, *, guild_id: int, limit: int = 10) -> list[LeaderboardRow]:
         """A server's players by rating, best first (provisional ratings are marked)."""
-        rows = await self.core.store.leaderboard(guild_id, limit)
+        rows = await self.core.store.ratings.leaderboard(guild_id, limit)
         return [
             LeaderboardRow(
                 rank,
@@ -163,7 +171,7 @@ class Queries:
 
     async def _month(self, guild_id: int) -> tuple[datetime, datetime, list[MonthStanding]]:
         start, end = month_of(self.core.now())
-        rows = await self.core.store.period_table(
+        rows = await self.core.store.ratings.period_table(
             guild_id, start=start.timestamp(), end=end.timestamp()
         )
         return start, end, month_ranking(rows)
@@ -182,8 +190,8 @@ class Queries:
 
     async def stats(self, *, guild_id: int, user_id: int) -> PlayerStats:
         """A player's rating, record and rank in a server."""
-        found = await self.core.store.rating(guild_id, user_id)
-        running = await self.core.store.count_running(guild_id, user_id)
+        found = await self.core.store.ratings.rating(guild_id, user_id)
+        running = await self.core.store.games.count_running(guild_id, user_id)
         if found is None:
             fresh = Rating()
             return PlayerStats(
@@ -219,7 +227,9 @@ class Queries:
     async def history(self, *, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryEntry]:
         """A player's finished and aborted games in a server, newest first."""
         entries = []
-        for row, delta in await self.core.store.finished_games(guild_id, user_id, limit=limit):
+        for row, delta in await self.core.store.games.finished_games(
+            guild_id, user_id, limit=limit
+        ):
             colour = Player.PINK if row.pink_id == user_id else Player.BLUE
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             mine = row.pink_score if colour is Player.PINK else row.blue_score

@@ -22,8 +22,8 @@ from bot.games.errors import ChallengeExists, NotYourGame, Refusal
 from bot.games.models import CHALLENGE_TTL, Challenge, GameOptions, GameView
 from bot.games.queries import Queries
 from bot.i18n import N_, Message, _
+from bot.storage.errors import OverLimitError, RematchExistsError
 from bot.storage.rows import ChallengeRow
-from bot.storage.store import OverLimitError, RematchExistsError
 from engine import Player
 
 AGAIN = N_("challenge again with /challenge")
@@ -105,7 +105,7 @@ class Rematches:
                 _("game #{game_id} was aborted: {again}", game_id=game_id, again=Message(AGAIN))
             )
         now = to_ts(self.core.now())
-        existing = await self.core.store.rematch_of(game_id)
+        existing = await self.core.store.challenges.rematch_of(game_id)
         if existing is not None:
             raise NoRematch(existing_message(existing, user_id=user_id, now=now))
         other = old.user_of(colour.opponent)
@@ -136,7 +136,7 @@ class Rematches:
             if is_computer(other):
                 return await self._computer_rematch(row, options, user_id=user_id, now=now)
             limits = await self.challenges.user_limits(guild_id=old.guild_id)
-            stored = await self.core.store.offer_rematch_within(
+            stored = await self.core.store.challenges.offer_rematch_within(
                 row, now=now, max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
@@ -175,7 +175,7 @@ class Rematches:
             now=now,
         )
         limits = await self.challenges.user_limits(guild_id=row.guild_id)
-        stored = await self.core.store.start_rematch_within(
+        stored = await self.core.store.challenges.start_rematch_within(
             replace(row, expires=now),
             game,
             user_id=user_id,

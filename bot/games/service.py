@@ -42,6 +42,7 @@ from bot.games.settings import Settings
 from bot.games.sticker_cases import Stickers
 from bot.games.takebacks import Takebacks
 from bot.storage import Store
+from bot.storage.timer_repository import TimerRepository
 
 
 class GameService:
@@ -132,6 +133,7 @@ class GameService:
         self.game_stickers = self.stickers.game_stickers
 
         self.game = self.queries.game
+        self.running_deadline = self.queries.running_deadline
         self.game_in_thread = self.queries.game_in_thread
         self.running_games = self.queries.running_games
         self.unstarted_games = self.queries.unstarted_games
@@ -170,6 +172,11 @@ class GameService:
     def store(self) -> Store:
         """The database the service writes to."""
         return self.core.store
+
+    @property
+    def timers(self) -> TimerRepository:
+        """The timers and the outbox (what ``bot.clocks`` and ``bot.outbox`` read)."""
+        return self.core.store.timers
 
     @property
     def cached(self) -> int:

@@ -21,15 +21,15 @@ class Settings:
 
     async def set_notify(self, *, user_id: int, on: bool) -> None:
         """Set whether ``user_id`` wants a direct message when it is their turn."""
-        await self.core.store.set_notify(user_id, on=on, at=to_ts(self.core.now()))
+        await self.core.store.settings.set_notify(user_id, on=on, at=to_ts(self.core.now()))
 
     async def wants_notify(self, *, user_id: int) -> bool:
         """Whether ``user_id`` wants a direct message when it is their turn (default False)."""
-        return await self.core.store.notify(user_id)
+        return await self.core.store.settings.notify(user_id)
 
     async def guild_settings(self, *, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if never set)."""
-        stored = await self.core.store.guild(guild_id)
+        stored = await self.core.store.settings.guild(guild_id)
         if stored is None:
             return GuildSettings(guild_id)
         channel, clock = stored
@@ -51,14 +51,14 @@ class Settings:
         clock = current.default_clock if default_clock is None else default_clock
         seconds = convert.clock_seconds(clock)
         channel = current.game_channel_id if game_channel_id is None else game_channel_id
-        await self.core.store.set_guild(
+        await self.core.store.settings.set_guild(
             guild_id, game_channel_id=channel, default_clock=seconds, at=to_ts(self.core.now())
         )
         return GuildSettings(guild_id, channel, timedelta(seconds=seconds))
 
     async def guild_locale(self, *, guild_id: int) -> str | None:
         """The language an admin chose for a server's public posts (None: the server's own)."""
-        return await self.core.store.guild_locale(guild_id)
+        return await self.core.store.settings.guild_locale(guild_id)
 
     async def set_guild_locale(self, *, guild_id: int, locale: str | None) -> str | None:
         """Choose (or with None, forget) the language of a server's public posts.
@@ -68,15 +68,15 @@ class Settings:
         """
         if locale is not None and (normalize(locale) != locale or locale not in LOCALES):
             raise OptionOutOfRange(_("the bot speaks {locales}", locales=", ".join(LOCALES)))
-        await self.core.store.set_guild_locale(guild_id, locale, at=to_ts(self.core.now()))
+        await self.core.store.settings.set_guild_locale(guild_id, locale, at=to_ts(self.core.now()))
         return locale
 
     async def player_locale(self, *, user_id: int) -> str | None:
         """The language ``user_id``'s client last showed (for direct messages), or None."""
-        return await self.core.store.player_locale(user_id)
+        return await self.core.store.settings.player_locale(user_id)
 
     async def remember_locale(self, *, user_id: int, locale: str) -> None:
         """Keep the language ``user_id``'s client showed."""
-        await self.core.store.set_player_locale(
+        await self.core.store.settings.set_player_locale(
             user_id, normalize(locale), at=to_ts(self.core.now())
         )

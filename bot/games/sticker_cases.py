@@ -103,7 +103,9 @@ class Stickers:
         elif not game.is_over and known is not None and is_known:
             earlier = known.earned
         else:
-            earlier = _as_earned(row, await self.core.store.game_stickers(row.game_id), last)
+            earlier = _as_earned(
+                row, await self.core.store.stickers.game_stickers(row.game_id), last
+            )
         if game.is_over:
             have = {(e.player, e.sticker) for e in earlier}
             # A replay (bench/render.py: ~100 ms of CPU for a full 39x32 game): in a thread, so
@@ -122,7 +124,7 @@ class Stickers:
             for e in new
         ]  # fmt: skip
         announced = [(_user_of(row, e.player), e.sticker) for e in new if e.action == last]
-        owned = await self.core.store.stickers_owned(
+        owned = await self.core.store.stickers.stickers_owned(
             [(user_id, str(sticker)) for user_id, sticker in announced], besides=row.game_id
         )
         news = tuple(
@@ -135,7 +137,7 @@ class Stickers:
         """In how many games ``user_id`` earned each sticker, in every server (stickers not
         earned yet are missing)."""
         counts: dict[Sticker, int] = {}
-        for sticker_id, count in (await self.core.store.sticker_counts(user_id)).items():
+        for sticker_id, count in (await self.core.store.stickers.sticker_counts(user_id)).items():
             try:
                 counts[Sticker.parse(sticker_id)] = count
             except ValueError:
@@ -146,7 +148,7 @@ class Stickers:
         """The stickers earned in a game as (user id, sticker, action index), in the order of
         its actions."""
         out = []
-        for item in await self.core.store.game_stickers(game_id):
+        for item in await self.core.store.stickers.game_stickers(game_id):
             try:
                 out.append((item.user_id, Sticker.parse(item.sticker), item.seq))
             except ValueError:

@@ -118,7 +118,7 @@ class Takebacks:
                     "opponent is to move"
                 )
             now = self.core.now()
-            earlier = await self.core.store.takeback(game_id)
+            earlier = await self.core.store.takebacks.takeback(game_id)
             if earlier is not None and earlier.moves == row.moves:
                 if earlier.status == "declined":
                     raise AlreadyAsked(N_("your opponent already declined to take this move back"))
@@ -126,7 +126,7 @@ class Takebacks:
                     raise AlreadyAsked(
                         N_("you already asked to take this move back: wait for the answer")
                     )
-            stored = await self.core.store.ask_takeback(
+            stored = await self.core.store.takebacks.ask_takeback(
                 TakebackRow(
                     game_id=game_id,
                     asker_id=user_id,
@@ -140,7 +140,7 @@ class Takebacks:
 
     async def set_takeback_message(self, *, game_id: int, message_id: int) -> None:
         """Remember the message that shows a game's takeback request."""
-        await self.core.store.set_takeback_message(game_id, message_id)
+        await self.core.store.takebacks.set_takeback_message(game_id, message_id)
 
     async def answer_takeback(
         self, *, game_id: int, user_id: int, moves: int, accept: bool, asked: int | None = None
@@ -157,7 +157,7 @@ class Takebacks:
         async with self.core.lock(game_id):
             live = await self.core.running(game_id)
             row = live.row
-            request = await self.core.store.takeback(game_id)
+            request = await self.core.store.takebacks.takeback(game_id)
             if request is None or request.moves != moves:
                 raise TakebackClosed(N_("this takeback request is over: the game moved on"))
             if asked is not None and int(request.asked) != asked:
@@ -175,7 +175,7 @@ class Takebacks:
                 raise TakebackClosed(N_("this takeback request has expired"))
             last = live.game.actions[-1]
             if not accept:
-                declined = await self.core.store.decline_takeback(game_id, moves=moves)
+                declined = await self.core.store.takebacks.decline_takeback(game_id, moves=moves)
                 if declined is None:
                     raise TakebackClosed(N_("this takeback request is over"))
                 view = convert.game_view(row, live.game)
@@ -183,7 +183,7 @@ class Takebacks:
                     _request(declined, row.pink_id, row.blue_id, last), view, None
                 )
             deadline, clock = self.core.clock_taken_back(live, (last,), now)
-            stored = await self.core.store.accept_takeback(
+            stored = await self.core.store.takebacks.accept_takeback(
                 game_id, moves=moves, keep=moves - 1, deadline=deadline, clock=clock
             )
             if stored is None:

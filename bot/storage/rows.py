@@ -206,8 +206,9 @@ class MonthRow:
 class TimerRow:
     """A row of ``timers``: something that must happen at ``due`` (unix seconds).
 
-    ``kind`` "game": the game ``ref_id``'s clock (its reminder, then its time-out);
-    "challenge": the challenge ``ref_id``'s expiry. ``guild_id`` picks the shard (None: shard 0).
+    ``kind`` (a ``bot.storage.timers.TimerKind``) "game": the game ``ref_id``'s clock (its
+    reminder, then its time-out); "challenge": the challenge ``ref_id``'s expiry.
+    ``guild_id`` picks the shard (None: shard 0).
     """
 
     kind: str
@@ -220,8 +221,9 @@ class TimerRow:
 class PostRow:
     """A row of ``outbox``: a post that must follow a committed change, not yet sent.
 
-    ``kind`` "time_out" (``ref_id`` a game, ``seq`` the time-out's action, None for an abort),
-    "reminder" (a game, ``seq`` its action count then), "expired" (a challenge).
+    ``kind`` (a ``bot.storage.timers.PostKind``) "time_out" (``ref_id`` a game, ``seq`` the
+    time-out's action, None for an abort), "reminder" (a game, ``seq`` its action count then),
+    "expired" (a challenge), "computer" (a game, ``seq`` the computer's first move's count).
     """
 
     post_id: int

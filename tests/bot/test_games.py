@@ -464,7 +464,7 @@ async def test_a_failed_commit_leaves_memory_equal_to_the_database(
     async def broken(*args: object, **kwargs: object) -> None:
         raise OSError("disk gone")
 
-    monkeypatch.setattr(service.store, "record_action", broken)
+    monkeypatch.setattr(service.store.games, "record_action", broken)
     with pytest.raises(OSError):
         await service.place(game_id=view.game_id, user_id=BOB, point="D4")
     monkeypatch.undo()
@@ -512,13 +512,13 @@ async def test_a_running_game_is_found_by_its_thread_without_a_read(
     for n, view in enumerate(games):
         await service.set_game_thread(game_id=view.game_id, thread_id=7000 + n)
     reads: list[int] = []
-    read = service.store.game_id_in_thread
+    read = service.store.games.game_id_in_thread
 
     async def counted(thread_id: int) -> int | None:
         reads.append(thread_id)
         return await read(thread_id)
 
-    monkeypatch.setattr(service.store, "game_id_in_thread", counted)
+    monkeypatch.setattr(service.store.games, "game_id_in_thread", counted)
     for n in (1, 2):  # cached
         found = await service.game_in_thread(thread_id=7000 + n)
         assert found is not None and found.game_id == games[n].game_id
