@@ -314,7 +314,7 @@ async def test_real_sleep_fires_a_past_deadline(tmp_path: Path) -> None:
     await fresh.close()
 
 
-async def test_issue10_item10_no_reminder_for_a_deadline_that_passed_while_down(
+async def test_no_reminder_for_a_deadline_that_passed_while_down(
     tmp_path: Path,
 ) -> None:
     clock = FakeTime()

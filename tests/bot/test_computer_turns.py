@@ -1,7 +1,7 @@
 """The computer's turns as a service (bot/computer_turns.py), without any adapter.
 
-Issue 10 item 1: the computer's turn must not depend on an announcement succeeding; item 2: a
-search whose worker process dies (twice) is retried, and the computer always answers.
+The computer's turn does not depend on an announcement succeeding; a search whose worker
+process dies (twice) is retried, and the computer always answers.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ async def settled(turns: ComputerTurns) -> None:
     await eventually(lambda: turns.armed == 0)
 
 
-async def test_issue10_item1_the_computer_answers_a_committed_move_with_no_adapter_asking(
+async def test_the_computer_answers_a_committed_move_with_no_adapter_asking(
     service: GameService,
 ) -> None:
     seen = Recorder(service)
@@ -146,7 +146,7 @@ async def test_at_start_the_games_waiting_for_the_computer_are_re_armed(
 async def test_each_process_re_arms_only_the_computer_turns_of_its_shards(
     tmp_path: Path, clock: FakeTime
 ) -> None:
-    """Shard 1 of 2 plays the waiting game of its server; shard 0 leaves it alone (issue 12)."""
+    """Shard 1 of 2 plays the waiting game of its server; shard 0 leaves it alone."""
     path = tmp_path / "shards.sqlite3"
     service = await open_service(path, clock)
     theirs = await service.start_computer_game(
@@ -212,7 +212,7 @@ async def test_playing_on_alone_is_one_event_with_every_action(service: GameServ
         await turns.stop()
 
 
-async def test_issue10_item2_a_failed_search_is_retried_with_backoff(
+async def test_a_failed_search_is_retried_with_backoff(
     service: GameService, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Twice "the worker died" (the Thinker already replaced it once each time).
@@ -232,7 +232,7 @@ async def test_issue10_item2_a_failed_search_is_retried_with_backoff(
         await turns.stop()
 
 
-async def test_issue10_item2_a_pool_that_keeps_failing_falls_back_to_a_cheap_search(
+async def test_a_pool_that_keeps_failing_falls_back_to_a_cheap_search(
     service: GameService, caplog: pytest.LogCaptureFixture
 ) -> None:
     thinker = ScriptedThinker(["D5"], failures=1000)
@@ -273,7 +273,7 @@ class DyingThinker(Thinker):
         return super()._search(record, level, seed)
 
 
-async def test_issue10_item2_a_worker_process_that_dies_twice_in_one_search(
+async def test_a_worker_process_that_dies_twice_in_one_search(
     tmp_path: Path, clock: FakeTime, caplog: pytest.LogCaptureFixture
 ) -> None:
     service = await open_service(tmp_path / "pool.sqlite3", clock)

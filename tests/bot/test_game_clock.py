@@ -1,4 +1,4 @@
-"""Game clocks (issue 13 item 4): parsing, the time left, the deadline, and exact restarts."""
+"""Game clocks: parsing, the time left, the deadline, and exact restarts."""
 
 from __future__ import annotations
 

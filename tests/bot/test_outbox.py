@@ -1,4 +1,4 @@
-"""The outbox (issue 12): the post a fired timer owes is committed with its change, survives a
+"""The outbox: the post a fired timer owes is committed with its change, survives a
 process that dies before (or just after) posting it, and is shown once.
 
 Service-level tests run on both databases; the end-to-end ones drive the real bot against the

@@ -1,4 +1,4 @@
-"""Rematches and open challenges in the game service (issue 13 items 1 and 2), on SQLite and
+"""Rematches and open challenges in the game service, on SQLite and
 PostgreSQL: who may ask, what the rematch copies, and the races (two clicks at once make one
 rematch; two takers of an open challenge make one game), decided in the database."""
 

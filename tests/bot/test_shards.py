@@ -1,4 +1,4 @@
-"""Several processes over one database (issue 12): each re-arms only the games of the
+"""Several processes over one database: each re-arms only the games of the
 servers on its shards, and only one of them runs the one-off jobs (the command sync)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stickers (issue 13 item 5): each earned in a scripted game that should earn it, not in one
+"""Stickers: each earned in a scripted game that should earn it, not in one
 that should not, at most once per game, only by the players who collect."""
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert Settings.from_env().dev_guild == 77
 
 
-# -- shards (issue 12) ---------------------------------------------------------------------
+# -- shards ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Takebacks by consent and game clocks wired into the game service (issue 13 items 3, 4), on
+"""Takebacks by consent and game clocks wired into the game service, on
 a real SQLite database migrated by the real migrations; restarts reopen the same file."""
 
 from __future__ import annotations

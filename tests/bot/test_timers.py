@@ -1,4 +1,4 @@
-"""The timers table (issue 12) on both databases: a timer is written with the change that sets
+"""The timers table on both databases: a timer is written with the change that sets
 it, fires exactly once when claimers race, fires again after a crash before its commit, is
 claimed only by its shard's process, and a nearer deadline wakes a sleeping claimer early."""
 
