@@ -63,6 +63,13 @@ class TimerRepository:
     def __init__(self, db: Database, *, wake: WakeRule = deadline_wake) -> None:
         self.db = db
         self.wake = wake
+        # When a timer of each kind is due, read from its row (None: it is over).
+        self._due_by_kind: dict[str, Callable[[AsyncConnection, int], Awaitable[float | None]]]
+        self._due_by_kind = {TimerKind.GAME: self._game_due, TimerKind.CHALLENGE: _challenge_due}
+
+    async def _game_due(self, conn: AsyncConnection, game_id: int) -> float | None:
+        game = await read_game(conn, game_id)
+        return None if game is None else self.wake(game)
 
     # -- inside the transaction of a write -----------------------------------------------
 
@@ -186,13 +193,7 @@ class TimerRepository:
             )  # fmt: skip
             if found.first() is None:
                 return True
-            due: float | None
-            if timer.kind == TimerKind.CHALLENGE:
-                row = await read_challenge(conn, timer.ref_id)
-                due = row.expires if row is not None and row.status == "open" else None
-            else:
-                game = await read_game(conn, timer.ref_id)
-                due = None if game is None else self.wake(game)
+            due = await self._due_by_kind.get(timer.kind, self._game_due)(conn, timer.ref_id)
             key = {"kind": timer.kind, "ref_id": timer.ref_id}
             if due is None:
                 await _CLEAR_TIMER.run(conn, key)
@@ -224,6 +225,11 @@ class TimerRepository:
                 delete(outbox).where(outbox.c.post_id == post_id).returning(outbox.c.post_id)
             )
             return done.first() is not None
+
+
+async def _challenge_due(conn: AsyncConnection, challenge_id: int) -> float | None:
+    row = await read_challenge(conn, challenge_id)
+    return row.expires if row is not None and row.status == "open" else None
 
 
 def _shard_of(guild_id: Any, count: int) -> Any:
