@@ -159,7 +159,7 @@ async def restore(path: Path, games: int, moves_each: int) -> None:
 async def memory(path: Path) -> None:
     """Memory of one cached game (engine position plus row), by tracemalloc."""
     store = await Store.open(path)
-    loaded = [await store.game_with_actions(game_id) for game_id in range(1, 1001)]
+    loaded = [await store.games.game_with_actions(game_id) for game_id in range(1, 1001)]
     await store.close()
     gc.collect()
     tracemalloc.start()

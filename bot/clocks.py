@@ -2,14 +2,15 @@
 
 Every deadline lives in the ``timers`` table (a game's reminder, then its time-out; a
 challenge's expiry), written by the Store in the same transaction as the change that sets it.
-The task reads the due timers of its shards, fires each through the service inside
+The task reads the due timers of its shards, fires each through its kind's entry in
+``bot.games.deadlines.TIMERS`` (a use-case of the service) inside
 ``claiming(timer)`` (``bot.storage.timers``): the service's write claims the timer row
 (``FOR UPDATE SKIP LOCKED`` on PostgreSQL), applies the time-out, moves or deletes the timer
 and, with ``outbox``, stores the post that must follow, in one transaction. So a timer fires
 exactly once however many processes race for it, and a crash before the commit leaves it to
-fire again. Then the task sleeps until the next timer, woken early by a nearer deadline: the
-service's clock listener in-process, and PostgreSQL's NOTIFY (``dots_timers``, a trigger on
-``timers``) from other processes. At start a deadline that passed while the bot was down
+fire again. Then the task sleeps until the next timer, woken early by a nearer deadline:
+the service's ``ClockChange`` events in-process, and PostgreSQL's NOTIFY (``dots_timers``, a
+trigger on ``timers``) from other processes. At start a deadline that passed while the bot was down
 fires at once; a reminder whose deadline has passed is not sent. Time is injected (``now`` and
 ``sleep``) so tests move it without waiting.
 
@@ -25,8 +26,8 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.games import ClockChange, GameService, Refusal
-from bot.games.convert import to_dt, to_ts
-from bot.games.core import SAME_INSTANT
+from bot.games.convert import to_ts
+from bot.games.deadlines import TIMERS
 from bot.storage.rows import TimerRow
 from bot.storage.timers import ALL_SHARDS, Shards, claiming
 
@@ -40,8 +41,6 @@ BATCH = 100
 MAX_NAP = 300.0
 # The wait before reading again when due timers did nothing (refused, or failed: a bug).
 STUCK_NAP = 1.0
-# The NOTIFY channel of the timers table's trigger (migration 0008).
-CHANNEL = "dots_timers"
 
 
 class Clocks:
@@ -62,6 +61,7 @@ class Clocks:
         outbox: bool = False,
     ) -> None:
         self.service = service
+        self.timers = service.timers
         self.shards = shards
         self.outbox = outbox
         self._now = now or service.now
@@ -72,14 +72,13 @@ class Clocks:
         self._woken = False
         self._unlisten: Callable[[], Awaitable[None]] | None = None
         self.fired = 0  # timers whose change this process committed
-        service.watch_clocks(self.arm)
+        service.events.subscribe(self.arm, ClockChange)
 
     async def start(self) -> int:
         """Start firing this process's timers (those already due at once); how many there are."""
         await self.stop()
-        store = self.service.store
-        self._unlisten = await store.db.listen(CHANNEL, self._notified)
-        pending = len(await store.timers(shards=self.shards))
+        self._unlisten = await self.timers.listen(self._notified)
+        pending = len(await self.timers.timers(shards=self.shards))
         self._task = asyncio.get_running_loop().create_task(self._loop())
         return pending
 
@@ -100,7 +99,7 @@ class Clocks:
 
     async def pending(self) -> list[TimerRow]:
         """This process's timers, soonest first (from the database)."""
-        return await self.service.store.timers(shards=self.shards)
+        return await self.timers.timers(shards=self.shards)
 
     def arm(self, change: ClockChange) -> None:
         """A deadline was set or moved in this process: wake the task if it is sooner than
@@ -131,15 +130,15 @@ class Clocks:
             self.wake(when)
 
     async def _loop(self) -> None:
-        store = self.service.store
+        timers = self.timers
         while True:
             self._woken = False
             try:
-                due = await store.due_timers(to_ts(self._now()), shards=self.shards, limit=BATCH)
+                due = await timers.due_timers(to_ts(self._now()), shards=self.shards, limit=BATCH)
                 fired = await asyncio.gather(*(self._fire(t) for t in due))
                 if len(due) == BATCH and any(fired):
                     continue
-                self._target = await store.next_due(shards=self.shards)
+                self._target = await timers.next_due(shards=self.shards)
                 if due and not any(fired):
                     # Due timers that did nothing: do not spin on them.
                     self._target = to_ts(self._now()) + STUCK_NAP
@@ -176,33 +175,20 @@ class Clocks:
     async def _fire(self, timer: TimerRow) -> bool:
         """Fire one due timer through the service; whether it changed anything here."""
         try:
-            if timer.kind == "challenge":
-                with claiming(timer, post=self._post("expired")) as claim:
-                    await self.service.expire(challenge_id=timer.ref_id)
-            else:
-                row = await self.service.store.game(timer.ref_id)
-                deadline = None if row is None or row.status != "running" else row.deadline
-                if deadline is None:
-                    claim = None
-                elif to_ts(self._now()) >= deadline:
-                    with claiming(timer, post=self._post("time_out")) as claim:
-                        await self.service.time_out(game_id=timer.ref_id, deadline=to_dt(deadline))
-                elif timer.due < deadline - SAME_INSTANT:
-                    with claiming(timer, post=self._post("reminder")) as claim:
-                        await self.service.remind(game_id=timer.ref_id, deadline=to_dt(deadline))
-                else:
-                    claim = None  # not due: the row moved on since the timer was read
+            fire = TIMERS.get(timer.kind)
+            firing = None if fire is None else await fire(self.service, timer, self._now())
+            claim = None
+            if firing is not None:
+                with claiming(timer, post=firing.post if self.outbox else None) as claim:
+                    await firing.run()
             if claim is not None and claim.won:
                 self.fired += 1
                 return True
             # Nothing fired: a move won the race (the timer moved with it), another process
             # fired it, or the timer is out of step with its row: set it from the row.
-            return await self.service.store.resync_timer(timer)
+            return await self.timers.resync_timer(timer)
         except Refusal:
             return False  # another process fired it meanwhile (the claim found it gone)
         except Exception:
             log.exception("timer %s %s failed", timer.kind, timer.ref_id)
             return False
-
-    def _post(self, kind: str) -> str | None:
-        return kind if self.outbox else None

@@ -1,15 +1,16 @@
 """The computer's turns: one asyncio task per game in which the computer is to move.
 
-The service tells (``GameService.watch_turns``) after every committed action that leaves the
-computer to move; a task then searches and plays the move (``GameService.computer_move``),
-goes on while the computer plays on alone, and publishes one ``ComputerMoved`` event for the
-lot, which every adapter shows in its own way (Discord posts it, the terminal prints it).
+The service publishes ``ComputerToMove`` on its event bus after every committed action that
+leaves the computer to move; a task then searches and plays the move
+(``GameService.computer_move``), goes on while the computer plays on alone, and publishes one
+``ComputerMoved`` event for the lot, which every adapter shows in its own way (Discord posts
+it, the terminal prints it).
 Nothing depends on an adapter's post succeeding. A failed search (the worker process died) is
 retried after a backoff, and the last attempt is a cheap search in a thread, so the computer
 always answers. At start every game waiting for the computer is re-armed from the database.
 Built like ``bot.clocks.Clocks``; time is injected (``sleep``) so tests do not wait.
 
-Several processes (issue 12): each re-arms only the games of its own shards (``shards``). A
+Several processes: each re-arms only the games of its own shards (``shards``). A
 pending turn needs no timer row: that the computer is to move is a fact of the stored game, and
 a move is applied at most once whoever plays it (each write is guarded by the game's move
 count).
@@ -22,7 +23,8 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.games import ComputerMoved, GameService, MoveOutcome, is_computer
-from bot.storage.timers import ALL_SHARDS, Shards, owing
+from bot.games.events import ComputerToMove
+from bot.storage.timers import ALL_SHARDS, PostKind, Shards, TimerKind, owing
 from engine import DotsError
 
 log = logging.getLogger(__name__)
@@ -62,20 +64,15 @@ class ComputerTurns:
         # Games asked for again while their task was still publishing: run once more after it.
         self._again: set[int] = set()
         self._stopped = False
-        service.watch_turns(self.arm)
+        service.events.subscribe(self._to_move, ComputerToMove)
 
     async def start(self) -> int:
         """Arm every running game of this process's shards in which the computer is to move;
         how many."""
         self._stopped = False
-        waiting = await self.service.computer_turns()
-        if not self.shards.is_all:
-            mine = []
-            for game_id in waiting:
-                row = await self.service.store.game(game_id)
-                if row is not None and self.shards.owns(row.guild_id):
-                    mine.append(game_id)
-            waiting = mine
+        waiting = await self.service.computer_turns(
+            owns=None if self.shards.is_all else self.shards.owns
+        )
         for game_id in waiting:
             self.arm(game_id)
         return len(waiting)
@@ -90,6 +87,9 @@ class ComputerTurns:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _to_move(self, event: ComputerToMove) -> None:
+        self.arm(event.game_id)
 
     def arm(self, game_id: int) -> None:
         """Play the computer's turn in this game (in the background); nothing once stopped."""
@@ -115,7 +115,7 @@ class ComputerTurns:
     async def _run(self, game_id: int) -> None:
         try:
             # The turn's first move commits its post (the adapter's delivery, see bot.outbox).
-            with owing("game", game_id, post="computer" if self.outbox else None):
+            with owing(TimerKind.GAME, game_id, post=PostKind.COMPUTER if self.outbox else None):
                 played: list[MoveOutcome] = []
                 while True:
                     outcome = await self._move(game_id)

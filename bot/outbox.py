@@ -1,4 +1,4 @@
-"""The outbox (issue 12): posts that must follow a committed change are not lost, nor doubled.
+"""The outbox: posts that must follow a committed change are not lost, nor doubled.
 
 When a timer fires with ``Clocks(outbox=True)`` the change (a time-out, a reminder, a
 challenge's expiry) and an ``outbox`` row are committed together (``bot.storage.timers``); so
@@ -23,17 +23,8 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from bot.games import (
-    ChallengeExpired,
-    ComputerMoved,
-    Event,
-    GameService,
-    MoveOutcome,
-    NoSuchChallenge,
-    NoSuchGame,
-    Reminder,
-    TimedOut,
-)
+from bot.games import Event, GameService
+from bot.games.deadlines import POSTS, rebuilt_event
 from bot.storage import timers
 from bot.storage.rows import PostRow
 from bot.storage.timers import ALL_SHARDS, Shards
@@ -105,7 +96,7 @@ class Outbox:
 
     async def sent(self, post_id: int) -> None:
         """Forget a delivered post."""
-        await self.service.store.post_sent(post_id)
+        await self.service.timers.post_sent(post_id)
 
     async def drain(self, timeout: float = DRAIN_WAIT) -> None:
         """Before the database closes: wait for the deliveries on their way (``timeout``
@@ -129,7 +120,7 @@ class Outbox:
 
     async def pending(self) -> list[PostRow]:
         """The posts of this process's shards not delivered yet, oldest first."""
-        return await self.service.store.unsent_posts(shards=self.shards)
+        return await self.service.timers.unsent_posts(shards=self.shards)
 
     async def start(self) -> int:
         """Publish again the event of every undelivered post (a crash came between its commit
@@ -150,43 +141,12 @@ class Outbox:
         return count
 
     async def _event(self, row: PostRow) -> Event | None:
-        """The event of an outbox row, rebuilt from the database; None if it is moot."""
-        try:
-            if row.kind == "expired":
-                challenge = await self.service.get_challenge(row.ref_id)
-                return ChallengeExpired(challenge) if challenge.status == "expired" else None
-            view = await self.service.game(row.ref_id)
-        except (NoSuchGame, NoSuchChallenge):
+        """The event of an outbox row, rebuilt from the database (its kind's entry in
+        ``bot.games.deadlines.POSTS``); None if it is moot."""
+        if row.kind not in POSTS:
+            log.warning("outbox row %s of unknown kind %r", row.post_id, row.kind)
             return None
-        actions = view.game.actions
-        if row.kind == "reminder":
-            user_id = view.to_move_id
-            now = self.service.now()
-            if len(actions) != row.seq or user_id is None or view.deadline is None:
-                return None  # that turn is over
-            if view.deadline <= now:
-                return None
-            return Reminder(view, user_id, view.deadline, view.deadline - now)
-        if row.kind in {"time_out", "computer"}:
-            seq = row.seq or 0
-            action = actions[seq - 1] if 0 < seq <= len(actions) else None
-            outcome = MoveOutcome(
-                view=view,
-                action=action,
-                placement=None,
-                is_over=not view.is_running,
-                result=view.result,
-                next_user_id=view.to_move_id,
-                deadline=view.deadline,
-                aborted=view.status == "aborted",
-            )
-            if row.kind == "computer":
-                # The computer's first move of its turn (the dots it played on alone after it
-                # are in the picture, not listed).
-                return ComputerMoved((outcome,)) if action is not None else None
-            return TimedOut(outcome)
-        log.warning("outbox row %s of unknown kind %r", row.post_id, row.kind)
-        return None
+        return await rebuilt_event(self.service, row)
 
 
 @asynccontextmanager

@@ -12,7 +12,7 @@ from typing import Any
 from bot.games import convert
 from bot.games.computer import LEVEL_OF, is_computer
 from bot.games.convert import to_dt, to_ts
-from bot.games.core import Live, ServiceCore
+from bot.games.core import GameCore
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -29,13 +29,13 @@ from bot.games.models import (
     DEFAULT_CLOCK,
     Challenge,
     ChallengeExpired,
-    ClockChange,
     GameOptions,
     GameView,
 )
+from bot.games.settings import Settings
 from bot.i18n import N_, Message, _, ngettext
+from bot.storage.errors import OverLimitError
 from bot.storage.rows import ANYONE, ChallengeRow, GameRow
-from bot.storage.store import OverLimitError
 from engine.starts import start_dots
 
 LIMIT_RANGE = range(1, 1001)
@@ -92,10 +92,12 @@ def limit_message(over: OverLimitError, user_id: int) -> Message:
     )
 
 
-class ChallengeCases(ServiceCore):
-    """Challenges and starting games."""
+class Challenges:
+    """Challenges, starting games (with or without one) and the per-user limits."""
 
-    # -- challenges ------------------------------------------------------------------------
+    def __init__(self, core: GameCore, settings: Settings) -> None:
+        self.core = core
+        self.settings = settings
 
     async def challenge(
         self,
@@ -126,9 +128,9 @@ class ChallengeCases(ServiceCore):
         await asyncio.to_thread(convert.check_options, options)
         clock = options.clock
         if clock is None and options.game_clock is None:
-            clock = (await self.guild_settings(guild_id=guild_id)).default_clock
+            clock = (await self.settings.guild_settings(guild_id=guild_id)).default_clock
         seconds = _move_clock(options, clock)
-        now = self.now()
+        now = self.core.now()
         row = ChallengeRow(
             challenge_id=0,
             guild_id=guild_id,
@@ -151,7 +153,7 @@ class ChallengeCases(ServiceCore):
         )
         limits = await self.user_limits(guild_id=guild_id)
         try:
-            stored = await self.store.create_challenge_within(
+            stored = await self.core.store.challenges.create_challenge_within(
                 row, now=to_ts(now), max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
@@ -163,7 +165,7 @@ class ChallengeCases(ServiceCore):
             )
         if stored is None:
             raise ChallengeExists(N_("there is already an open challenge between you two"))
-        self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
+        await self.core.challenge_clock(stored.challenge_id, stored.expires)
         return convert.challenge_value(stored)
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
@@ -175,7 +177,7 @@ class ChallengeCases(ServiceCore):
         return convert.challenge_value(await self._challenge_row(challenge_id))
 
     async def _challenge_row(self, challenge_id: int) -> ChallengeRow:
-        row = await self.store.challenge(challenge_id)
+        row = await self.core.store.challenges.challenge(challenge_id)
         if row is None:
             raise NoSuchChallenge(
                 _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
@@ -199,7 +201,7 @@ class ChallengeCases(ServiceCore):
                     "withdraw it"
                 )
             )
-        now = self.now()
+        now = self.core.now()
         if ch.status == "accepted" and user_id != ch.challenger_id:
             # Taken already: the taker is stored as its opponent, so a second taker of an open
             # challenge who reads it only now is told who took it (not that it is not theirs).
@@ -209,10 +211,10 @@ class ChallengeCases(ServiceCore):
         if ch.status != "open" or ch.expires <= to_ts(now):
             raise ChallengeClosed(_closed_message(ch, now))
         challenger_pink = ch.colour == "pink" or (
-            ch.colour == "random" and self._rng.random() < 0.5
+            ch.colour == "random" and self.core.rng.random() < 0.5
         )
         pink, blue = (ch.challenger_id, user_id) if challenger_pink else (user_id, ch.challenger_id)
-        row = await self._new_game_row(
+        row = await self.new_game_row(
             guild_id=ch.guild_id,
             channel_id=ch.channel_id,
             challenge_id=ch.challenge_id,
@@ -225,19 +227,15 @@ class ChallengeCases(ServiceCore):
         )
         limits = await self.user_limits(guild_id=ch.guild_id)
         try:
-            stored = await self.store.accept_challenge_within(
+            stored = await self.core.store.challenges.accept_challenge_within(
                 challenge_id, row, now=to_ts(now), max_games=limits.games, taker=user_id
             )
         except OverLimitError as over:
             raise LimitReached(limit_message(over, user_id)) from None
         if stored is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(challenge_id), now))
-        self._clock_changed(ClockChange(None, challenge_id, None))
-        async with self._lock(stored.game_id):
-            live = Live(stored, convert.rebuild(stored, []))
-            self._remember(live, new=True)
-            self._game_clock(stored)
-            return convert.game_view(stored, live.game)
+        await self.core.challenge_clock(challenge_id, None)
+        return await self.core.started(stored)
 
     async def start_game(
         self,
@@ -259,8 +257,8 @@ class ChallengeCases(ServiceCore):
             raise CannotChallengeSelf(N_("you cannot play against yourself"))
         await asyncio.to_thread(convert.check_options, options)
         seconds = _move_clock(options, options.clock or DEFAULT_CLOCK)
-        now = to_ts(self.now())
-        row = await self._new_game_row(
+        now = to_ts(self.core.now())
+        row = await self.new_game_row(
             guild_id=guild_id,
             channel_id=channel_id,
             challenge_id=None,
@@ -275,7 +273,7 @@ class ChallengeCases(ServiceCore):
             user_id = blue_id if is_computer(pink_id) else pink_id
             limits = await self.user_limits(guild_id=guild_id)
             try:
-                stored = await self.store.create_game_within(
+                stored = await self.core.store.games.create_game_within(
                     row,
                     user_id=user_id,
                     max_games=limits.games,
@@ -285,14 +283,10 @@ class ChallengeCases(ServiceCore):
             except OverLimitError as over:
                 raise LimitReached(limit_message(over, user_id)) from None
         else:
-            stored = await self.store.create_game(row)
-        async with self._lock(stored.game_id):
-            live = Live(stored, convert.rebuild(stored, []))
-            self._remember(live, new=True)
-            self._game_clock(stored)
-            return convert.game_view(stored, live.game)
+            stored = await self.core.store.games.create_game(row)
+        return await self.core.started(stored)
 
-    async def _new_game_row(
+    async def new_game_row(
         self,
         *,
         guild_id: int,
@@ -307,7 +301,7 @@ class ChallengeCases(ServiceCore):
     ) -> GameRow:
         """The row of a game starting now, Pink's clock running; draws four crosses if asked
         (off the event loop: the engine's draw can take a moment on a tight board)."""
-        seed = self._rng.randrange(2**31) if options.start == "four-crosses" else None
+        seed = self.core.rng.randrange(2**31) if options.start == "four-crosses" else None
         dots = await asyncio.to_thread(
             start_dots, options.start, options.width, options.height, seed
         )
@@ -374,14 +368,16 @@ class ChallengeCases(ServiceCore):
         return await self._close_challenge(ch, "cancelled")
 
     async def _close_challenge(self, ch: ChallengeRow, status: str) -> Challenge:
-        now = self.now()
+        now = self.core.now()
         if ch.status == "open" and ch.expires <= to_ts(now):
             await self.expire(challenge_id=ch.challenge_id)
             raise ChallengeClosed(N_("this challenge has expired"))
-        closed = await self.store.close_challenge(ch.challenge_id, status=status, now=to_ts(now))
+        closed = await self.core.store.challenges.close_challenge(
+            ch.challenge_id, status=status, now=to_ts(now)
+        )
         if closed is None:
             raise ChallengeClosed(_closed_message(await self._challenge_row(ch.challenge_id), now))
-        self._clock_changed(ClockChange(None, ch.challenge_id, None))
+        await self.core.challenge_clock(ch.challenge_id, None)
         return convert.challenge_value(closed)
 
     async def expire(self, *, challenge_id: int) -> Challenge | None:
@@ -389,43 +385,38 @@ class ChallengeCases(ServiceCore):
 
         Publishes ChallengeExpired when it expires.
         """
-        closed = await self.store.close_challenge(
-            challenge_id, status="expired", now=to_ts(self.now()), due_only=True
+        closed = await self.core.store.challenges.close_challenge(
+            challenge_id, status="expired", now=to_ts(self.core.now()), due_only=True
         )
         if closed is None:
             return None
-        self._clock_changed(ClockChange(None, challenge_id, None))
+        await self.core.challenge_clock(challenge_id, None)
         challenge = convert.challenge_value(closed)
-        await self._publish(ChallengeExpired(challenge))
+        await self.core.events.publish(ChallengeExpired(challenge))
         return challenge
 
-    async def expire_challenges(self) -> list[Challenge]:
-        """Expire every open challenge whose time has come."""
-        expired = []
-        for challenge_id in await self.store.due_challenges(to_ts(self.now())):
-            challenge = await self.expire(challenge_id=challenge_id)
-            if challenge is not None:
-                expired.append(challenge)
-        return expired
-
-    # -- starts a kill interrupted (issue 10 item 3) ---------------------------------------
+    # -- starts a kill interrupted ------------------------------------------------------
 
     async def unshown_accepts(self) -> list[Challenge]:
         """The accepted challenges whose message does not say so yet, oldest first."""
         return [
             convert.challenge_value(r)
-            for r in await self.store.unshown_accepts()
-            if self.owns(r.guild_id)
+            for r in await self.core.store.challenges.unshown_accepts()
+            if self.core.owns(r.guild_id)
         ]
 
     async def unrecorded_challenges(self) -> list[Challenge]:
         """The open challenges whose message id was never recorded (the bot was stopped just
         after posting them), oldest first."""
         found = []
-        for challenge_id, _expires, guild_id in await self.store.challenge_expiries():
-            if not self.owns(guild_id):
+        for (
+            challenge_id,
+            _expires,
+            guild_id,
+        ) in await self.core.store.challenges.challenge_expiries():
+            if not self.core.owns(guild_id):
                 continue
-            row = await self.store.challenge(challenge_id)
+            row = await self.core.store.challenges.challenge(challenge_id)
             if row is not None and row.status == "open" and row.message_id is None:
                 found.append(convert.challenge_value(row))
         return sorted(found, key=lambda c: c.challenge_id)
@@ -436,14 +427,16 @@ class ChallengeCases(ServiceCore):
         Raises:
             NoSuchChallenge.
         """
-        if not await self.store.mark_answer_shown(challenge_id, message_id=message_id):
+        if not await self.core.store.challenges.mark_answer_shown(
+            challenge_id, message_id=message_id
+        ):
             raise NoSuchChallenge(
                 _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
             )
 
     async def user_limits(self, *, guild_id: int) -> UserLimits:
         """A server's per-user limits (the defaults where never set)."""
-        challenges, games, computer = await self.store.limits(guild_id)
+        challenges, games, computer = await self.core.store.settings.limits(guild_id)
         default = UserLimits()
         return UserLimits(
             challenges or default.challenges, games or default.games, computer or default.computer
@@ -471,12 +464,12 @@ class ChallengeCases(ServiceCore):
         limits = UserLimits(
             challenges or current.challenges, games or current.games, computer or current.computer
         )
-        await self.store.set_limits(
+        await self.core.store.settings.set_limits(
             guild_id,
             challenges=limits.challenges,
             games=limits.games,
             computer=limits.computer,
-            at=to_ts(self.now()),
+            at=to_ts(self.core.now()),
         )
         return limits
 
@@ -486,7 +479,7 @@ class ChallengeCases(ServiceCore):
         Raises:
             NoSuchChallenge.
         """
-        if not await self.store.set_challenge_message(challenge_id, message_id):
+        if not await self.core.store.challenges.set_challenge_message(challenge_id, message_id):
             raise NoSuchChallenge(
                 _("there is no challenge #{challenge_id}", challenge_id=challenge_id)
             )
@@ -495,7 +488,7 @@ class ChallengeCases(ServiceCore):
         self, *, user_id: int, guild_id: int | None = None
     ) -> list[Challenge]:
         """The open challenges made by or to ``user_id`` (in one server if given)."""
-        rows = await self.store.open_challenges(user_id, guild_id)
+        rows = await self.core.store.challenges.open_challenges(user_id, guild_id)
         return [convert.challenge_value(r) for r in rows]
 
 

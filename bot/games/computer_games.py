@@ -6,9 +6,10 @@ computer's move is searched off the event loop WITHOUT the game's lock (a hard s
 up to ~2 s), then applied under the lock through the same committed path as a human's move,
 only if the game did not change meanwhile (same number of actions).
 
-The service knows after every committed action whether the computer is to move: it then
-calls its turn listeners (``watch_turns``), and ``bot.computer_turns.ComputerTurns`` arms a
-task that plays the turn and publishes ``ComputerMoved``. No adapter has to ask for it.
+After every committed action a commit hook (``ComputerGames.take_turn``) sees whether the
+computer is to move: it then publishes ``ComputerToMove`` on the event bus, and
+``bot.computer_turns.ComputerTurns`` arms a task that plays the turn and publishes
+``ComputerMoved``. No adapter has to ask for it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.games import convert
-from bot.games.challenges import ChallengeCases
+from bot.games.challenges import Challenges
 from bot.games.computer import (
     COMPUTER_IDS,
     Thinker,
@@ -29,7 +30,7 @@ from bot.games.computer import (
     is_computer,
     move_seed,
 )
-from bot.games.core import Live
+from bot.games.core import Commit, GameCore
 from bot.games.errors import (
     GameChanged,
     NotAgainstComputer,
@@ -37,60 +38,63 @@ from bot.games.errors import (
     OptionOutOfRange,
     Refusal,
 )
-from bot.games.models import Event, GameOptions, GameView, MoveOutcome, Undone
-from bot.games.play import PlayCases
+from bot.games.events import ComputerToMove
+from bot.games.models import GameOptions, GameView, MoveOutcome, Undone
+from bot.games.play import check_turn
+from bot.games.settings import Settings
 from bot.i18n import N_
-from bot.storage import Store
-from engine import Action, DotsError, Game, Placement, Player
+from engine import DotsError, Game, Placement, Player
 from engine.game import Record
 
 log = logging.getLogger(__name__)
 
 
-class ComputerCases(ChallengeCases, PlayCases):
+class ComputerGames:
     """Games against the computer. ``thinker`` runs its search (a process pool by default;
     tests pass ``Thinker(processes=False, iterations=...)``)."""
 
-    def __init__(self, store: Store, *, thinker: Thinker | None = None, **options: Any) -> None:
-        super().__init__(store, **options)
+    def __init__(
+        self,
+        core: GameCore,
+        challenges: Challenges,
+        settings: Settings,
+        *,
+        thinker: Thinker | None = None,
+    ) -> None:
+        self.core = core
+        self.challenges = challenges
+        self.settings = settings
         self.thinker = thinker or Thinker()
         # Games whose computer move is being searched: a second request for the same game
         # returns at once instead of searching the same position twice.
         self._thinking: set[int] = set()
-        self._turn_listeners: list[Callable[[int], None]] = []
 
-    def watch_turns(self, listener: Callable[[int], None]) -> None:
-        """Call ``listener(game_id)`` (synchronously, under the game's lock, once committed)
-        whenever the computer is to move: after a start where it is Pink and after every
-        action that leaves it to move. ``bot.computer_turns.ComputerTurns`` uses this."""
-        self._turn_listeners.append(listener)
+    async def take_turn(self, commit: Commit) -> None:
+        """Commit hook: when the committed action leaves the computer to move, publish
+        ``ComputerToMove`` (``bot.computer_turns.ComputerTurns`` plays it)."""
+        outcome = commit.outcome
+        assert outcome is not None
+        if outcome.is_over or not is_computer(outcome.next_user_id):
+            return
+        # The computer moves in the cached game at once, maybe before the adapter has shown
+        # this action: give the caller a copy of the position as it is now (bench/snapshot.py:
+        # under a millisecond, once per move against the computer).
+        frozen = replace(outcome.view, game=snapshot(commit.live.game))
+        commit.outcome = replace(outcome, view=frozen)
+        await self.core.events.publish(ComputerToMove(commit.live.row.game_id))
 
-    def _computer_to_play(self, game_id: int) -> None:
-        for listener in self._turn_listeners:
-            try:
-                listener(game_id)
-            except Exception:
-                log.exception("turn listener failed")
+    async def started(self, view: GameView) -> GameView:
+        """A game just started: when the computer is Pink, publish ``ComputerToMove``; the
+        start as the caller shows it (a copy, as the computer plays at once)."""
+        if not is_computer(view.to_move_id):
+            return view
+        frozen = replace(view, game=snapshot(view.game))
+        await self.core.events.publish(ComputerToMove(view.game_id))
+        return frozen
 
-    async def _commit(self, live: Live, action: Action, placement: Placement | None) -> MoveOutcome:
-        outcome = await super()._commit(live, action, placement)
-        if not outcome.is_over and is_computer(outcome.next_user_id):
-            # The computer moves in the cached game at once, maybe before the adapter has
-            # shown this action: give the caller a copy of the position as it is now
-            # (bench/snapshot.py: under a millisecond, once per move against the computer).
-            frozen = replace(outcome.view, game=snapshot(live.game))
-            outcome = replace(outcome, view=frozen)
-            self._computer_to_play(live.row.game_id)
-        return outcome
-
-    async def publish(self, event: Event) -> None:
-        """Give ``event`` to every subscriber (see ``subscribe``); used by the computer's turns."""
-        await self._publish(event)
-
-    async def close(self) -> None:
-        """Stop the computer's worker, then close the database."""
+    def close(self) -> None:
+        """Stop the computer's worker."""
         self.thinker.close()
-        await super().close()
 
     async def start_computer_game(
         self,
@@ -103,7 +107,7 @@ class ComputerCases(ChallengeCases, PlayCases):
     ) -> GameView:
         """Start an unrated game of ``user_id`` against the computer at ``level``;
         ``options.colour`` is the player's colour (random by default). When the computer is
-        Pink, its turn listeners are told (see ``watch_turns``).
+        Pink, ``ComputerToMove`` is published.
 
         Raises:
             OptionOutOfRange (also for an unknown level), CannotChallengeSelf.
@@ -115,26 +119,23 @@ class ComputerCases(ChallengeCases, PlayCases):
             raise OptionOutOfRange(str(error)) from None
         colour = options.colour
         if colour == "random":
-            colour = "pink" if self._rng.random() < 0.5 else "blue"
+            colour = "pink" if self.core.rng.random() < 0.5 else "blue"
         pink, blue = (user_id, computer) if colour == "pink" else (computer, user_id)
         options = GameOptions(
             width=options.width,
             height=options.height,
             rules=options.rules,
             start=options.start,
-            clock=options.clock or (await self.guild_settings(guild_id=guild_id)).default_clock,
+            clock=options.clock
+            or (await self.settings.guild_settings(guild_id=guild_id)).default_clock,
             colour=colour,
             rated=False,
             game_clock=options.game_clock,
         )
-        view = await self.start_game(
+        view = await self.challenges.start_game(
             guild_id=guild_id, channel_id=channel_id, pink_id=pink, blue_id=blue, options=options
         )
-        if is_computer(view.to_move_id):
-            # The computer plays at once: the caller shows the start as it was.
-            view = replace(view, game=snapshot(view.game))
-            self._computer_to_play(view.game_id)
-        return view
+        return await self.started(view)
 
     async def computer_move(self, *, game_id: int, cheap: bool = False) -> MoveOutcome | None:
         """If the computer is to move in this running game, search its move off the event loop
@@ -151,7 +152,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             return None
         self._thinking.add(game_id)
         try:
-            async with self._lock(game_id):
+            async with self.core.lock(game_id):
                 asked = await self._computer_to_move(game_id)
                 if asked is None:
                     return None
@@ -162,10 +163,10 @@ class ComputerCases(ChallengeCases, PlayCases):
                 move_seed(game_id=game_id, moves=moves),
                 cheap=cheap,
             )
-            async with self._lock(game_id):
+            async with self.core.lock(game_id):
                 if await self._computer_to_move(game_id) is None:
                     return None
-                live = await self._running(game_id)
+                live = await self.core.running(game_id)
                 if live.row.moves != moves:
                     return None  # someone acted (an undo, a resign) while it thought
                 colour = live.game.to_move
@@ -180,16 +181,16 @@ class ComputerCases(ChallengeCases, PlayCases):
                 except DotsError:
                     # The search read this very position, so this is a bug of the computer:
                     # drop the position (rebuilt from the database on next use).
-                    self._forget(game_id)
+                    self.core.forget(game_id)
                     raise
-                return await self._commit(live, live.game.actions[-1], placement)
+                return await self.core.commit(live, live.game.actions[-1], placement)
         finally:
             self._thinking.discard(game_id)
 
     async def _computer_to_move(self, game_id: int) -> tuple[Record, int, int] | None:
         """(record, actions so far, computer's id) when the computer is to move; under the lock."""
         try:
-            live = await self._running(game_id)
+            live = await self.core.running(game_id)
         except Refusal:
             return None
         to_move = live.game.to_move
@@ -200,16 +201,21 @@ class ComputerCases(ChallengeCases, PlayCases):
             return None
         return live.game.record, live.row.moves, user_id
 
-    async def computer_turns(self) -> list[int]:
-        """The running games (of servers this process owns) in which the computer is to move
-        (``ComputerTurns.start`` re-arms them after a restart)."""
+    async def computer_turns(
+        self, *, owns: Callable[[int | None], bool] | None = None
+    ) -> list[int]:
+        """The running games (of servers this process owns, and with ``owns`` of those it
+        says) in which the computer is to move (``ComputerTurns.start`` re-arms them after a
+        restart)."""
         found = []
         for user_id in COMPUTER_IDS.values():
-            for game_id in await self.store.running_game_ids(user_id, None):
-                row = await self.store.game(game_id)
-                if row is None or not self.owns(row.guild_id):
+            for game_id in await self.core.store.games.running_game_ids(user_id, None):
+                row = await self.core.store.games.game(game_id)
+                if row is None or not self.core.owns(row.guild_id):
                     continue  # another process's shard (see ``owns``)
-                async with self._lock(game_id):
+                if owns is not None and not owns(row.guild_id):
+                    continue
+                async with self.core.lock(game_id):
                     if await self._computer_to_move(game_id) is not None:
                         found.append(game_id)
         return sorted(set(found))
@@ -222,16 +228,16 @@ class ComputerCases(ChallengeCases, PlayCases):
             NoSuchGame, NotYourGame, GameOver, NotAgainstComputer, NotYourTurn, NothingToUndo,
             GameChanged.
         """
-        async with self._lock(game_id):
-            live = await self._running(game_id)
-            colour = self._colour(live, user_id)
+        async with self.core.lock(game_id):
+            live = await self.core.running(game_id)
+            colour = self.core.colour(live, user_id)
             row = live.row
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             if not is_computer(opponent) or row.rated:
                 raise NotAgainstComputer(
                     N_("moves can be taken back only in unrated games against the computer")
                 )
-            self._check_turn(live, colour)
+            check_turn(live, colour)
             actions = live.game.actions
             if (
                 len(actions) < 2
@@ -240,12 +246,14 @@ class ComputerCases(ChallengeCases, PlayCases):
             ):
                 raise NothingToUndo(N_("nothing to undo: you have no move the computer answered"))
             keep = row.moves - 2
-            deadline, clock = self._clock_taken_back(live, tuple(actions[keep:]), self.now())
-            stored = await self.store.take_back(
+            deadline, clock = self.core.clock_taken_back(
+                live, tuple(actions[keep:]), self.core.now()
+            )
+            stored = await self.core.store.games.take_back(
                 game_id, moves=row.moves, keep=keep, deadline=deadline, clock=clock
             )
             if stored is None:
-                self._forget(game_id)
+                self.core.forget(game_id)
                 raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             taken = tuple(actions[keep:])
             # The engine's journal takes both back (Game.pop), with no replay of the game.
@@ -253,7 +261,7 @@ class ComputerCases(ChallengeCases, PlayCases):
             for _ in taken:
                 game.pop()
             live.row = stored
-            self._game_clock(stored)
+            await self.core.clock_changed(stored)
             return Undone(convert.game_view(stored, game), taken)
 
 

@@ -1,4 +1,4 @@
-"""Game clocks (issue 13 item 4): a total time per player plus an increment per move.
+"""Game clocks: a total time per player plus an increment per move.
 
 Besides the clock per move (rule 7.1), a game may be played on a game clock chosen at the
 challenge, written as chess players write it: ``5+5`` is 5 minutes each and 5 seconds more after

@@ -1,5 +1,5 @@
 """Queries: a game, a player's running games, leaderboard (all time or this month), stats,
-history, head-to-head."""
+history."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from bot.games import convert
-from bot.games.convert import to_dt, to_ts
-from bot.games.core import Live, ServiceCore
-from bot.games.errors import NoSuchGame, OptionOutOfRange
-from bot.games.models import GameView, HeadToHead, HistoryEntry, LeaderboardRow, PlayerStats
-from bot.i18n import LOCALES, N_, _, normalize
+from bot.games.convert import to_dt
+from bot.games.core import GameCore, Live
+from bot.games.errors import NoSuchGame
+from bot.games.models import GameView, HistoryEntry, LeaderboardRow, PlayerStats
+from bot.i18n import N_, _
 from bot.ratings import PROVISIONAL_RD, Rating
 from bot.storage.rows import MonthRow
 from engine import Player
@@ -83,10 +83,11 @@ def month_ranking(rows: list[MonthRow]) -> list[MonthStanding]:
     return out
 
 
-class QueryCases(ServiceCore):
-    """Read-only use-cases."""
+class Queries:
+    """Read-only use-cases (a running game is read under its lock, from the cache)."""
 
-    # -- queries ---------------------------------------------------------------------------
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
 
     async def game(self, game_id: int) -> GameView:
         """A snapshot of a game (running, over or aborted).
@@ -94,30 +95,38 @@ class QueryCases(ServiceCore):
         Raises:
             NoSuchGame.
         """
-        async with self._lock(game_id):
-            live = self._cache.get(game_id)
+        async with self.core.lock(game_id):
+            live = self.core.cached_game(game_id)
             if live is not None:
                 return convert.game_view(live.row, live.game)
-            loaded = await self.store.game_with_actions(game_id)
+            loaded = await self.core.store.games.game_with_actions(game_id)
             if loaded is None:
                 raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
             row, actions = loaded
             game = convert.rebuild(row, actions)
             if row.status == "running":
-                self._remember(Live(row, game))
+                self.core.remember(Live(row, game))
             return convert.game_view(row, game)
+
+    async def running_deadline(self, *, game_id: int) -> datetime | None:
+        """A running game's deadline as stored (no lock, no rebuild: what the clocks read);
+        None when the game is over, unknown or has no deadline."""
+        row = await self.core.store.games.game(game_id)
+        if row is None or row.status != "running" or row.deadline is None:
+            return None
+        return to_dt(row.deadline)
 
     async def game_in_thread(self, *, thread_id: int) -> GameView | None:
         """The game played in thread ``thread_id`` (over or not), or None."""
-        game_id = self._cached_in_thread(thread_id)
+        game_id = self.core.cached_in_thread(thread_id)
         if game_id is None:
-            game_id = await self.store.game_id_in_thread(thread_id)
+            game_id = await self.core.store.games.game_id_in_thread(thread_id)
         return None if game_id is None else await self.game(game_id)
 
     async def running_games(self, *, user_id: int, guild_id: int | None = None) -> list[GameView]:
         """The running games of ``user_id`` (in one server if given), oldest first."""
         views = []
-        for game_id in await self.store.running_game_ids(user_id, guild_id):
+        for game_id in await self.core.store.games.running_game_ids(user_id, guild_id):
             view = await self.game(game_id)
             if view.is_running:
                 views.append(view)
@@ -127,24 +136,24 @@ class QueryCases(ServiceCore):
         """The running games whose first picture was never posted (the bot was stopped
         between the accept and that post), oldest first: the adapter finishes their start."""
         views = []
-        for game_id in await self.store.unstarted_games():
+        for game_id in await self.core.store.games.unstarted_games():
             view = await self.game(game_id)
-            if view.is_running and self.owns(view.guild_id):
+            if view.is_running and self.core.owns(view.guild_id):
                 views.append(view)
         return views
 
     async def stored_replay(self, *, game_id: int) -> bytes | None:
         """A finished game's animated replay as rendered once before, or None."""
-        return await self.store.replay(game_id)
+        return await self.core.store.games.replay(game_id)
 
     async def store_replay(self, *, game_id: int, gif: bytes) -> bool:
         """Keep a finished game's replay for the next export (a finished game never changes);
         False (nothing kept) for a running game."""
-        return await self.store.save_replay(game_id, gif)
+        return await self.core.store.games.save_replay(game_id, gif)
 
     async def leaderboard(self, *, guild_id: int, limit: int = 10) -> list[LeaderboardRow]:
         """A server's players by rating, best first (provisional ratings are marked)."""
-        rows = await self.store.leaderboard(guild_id, limit)
+        rows = await self.core.store.ratings.leaderboard(guild_id, limit)
         return [
             LeaderboardRow(
                 rank,
@@ -161,8 +170,10 @@ class QueryCases(ServiceCore):
         ]
 
     async def _month(self, guild_id: int) -> tuple[datetime, datetime, list[MonthStanding]]:
-        start, end = month_of(self.now())
-        rows = await self.store.period_table(guild_id, start=start.timestamp(), end=end.timestamp())
+        start, end = month_of(self.core.now())
+        rows = await self.core.store.ratings.period_table(
+            guild_id, start=start.timestamp(), end=end.timestamp()
+        )
         return start, end, month_ranking(rows)
 
     async def month_leaderboard(self, *, guild_id: int, limit: int = 10) -> MonthTable:
@@ -179,8 +190,8 @@ class QueryCases(ServiceCore):
 
     async def stats(self, *, guild_id: int, user_id: int) -> PlayerStats:
         """A player's rating, record and rank in a server."""
-        found = await self.store.rating(guild_id, user_id)
-        running = await self.store.count_running(guild_id, user_id)
+        found = await self.core.store.ratings.rating(guild_id, user_id)
+        running = await self.core.store.games.count_running(guild_id, user_id)
         if found is None:
             fresh = Rating()
             return PlayerStats(
@@ -216,7 +227,9 @@ class QueryCases(ServiceCore):
     async def history(self, *, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryEntry]:
         """A player's finished and aborted games in a server, newest first."""
         entries = []
-        for row, delta in await self.store.finished_games(guild_id, user_id, limit=limit):
+        for row, delta in await self.core.store.games.finished_games(
+            guild_id, user_id, limit=limit
+        ):
             colour = Player.PINK if row.pink_id == user_id else Player.BLUE
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             mine = row.pink_score if colour is Player.PINK else row.blue_score
@@ -245,42 +258,3 @@ class QueryCases(ServiceCore):
                 )
             )
         return entries
-
-    async def head_to_head(self, *, guild_id: int, a: int, b: int) -> HeadToHead:
-        """Two players' record against each other in a server."""
-        a_wins = b_wins = draws = 0
-        ids = []
-        for row in await self.store.games_between(guild_id, a, b):
-            ids.append(row.game_id)
-            if row.winner is None:
-                draws += 1
-            elif (row.pink_id if row.winner == int(Player.PINK) else row.blue_id) == a:
-                a_wins += 1
-            else:
-                b_wins += 1
-        return HeadToHead(a, b, a_wins, b_wins, draws, tuple(ids))
-
-    # -- locales (issue 14: settings kept here, beside the reads) ---------------------------
-
-    async def guild_locale(self, *, guild_id: int) -> str | None:
-        """The language an admin chose for a server's public posts (None: the server's own)."""
-        return await self.store.guild_locale(guild_id)
-
-    async def set_guild_locale(self, *, guild_id: int, locale: str | None) -> str | None:
-        """Choose (or with None, forget) the language of a server's public posts.
-
-        Raises:
-            OptionOutOfRange: a language the bot does not speak.
-        """
-        if locale is not None and (normalize(locale) != locale or locale not in LOCALES):
-            raise OptionOutOfRange(_("the bot speaks {locales}", locales=", ".join(LOCALES)))
-        await self.store.set_guild_locale(guild_id, locale, at=to_ts(self.now()))
-        return locale
-
-    async def player_locale(self, *, user_id: int) -> str | None:
-        """The language ``user_id``'s client last showed (for direct messages), or None."""
-        return await self.store.player_locale(user_id)
-
-    async def remember_locale(self, *, user_id: int, locale: str) -> None:
-        """Keep the language ``user_id``'s client showed."""
-        await self.store.set_player_locale(user_id, normalize(locale), at=to_ts(self.now()))

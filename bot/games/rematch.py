@@ -1,4 +1,4 @@
-"""Use-cases of rematches (issue 13 item 1): a finished game's players ask to play again.
+"""Use-cases of rematches: a finished game's players ask to play again.
 
 A rematch keeps the game's size, rules, start, clocks, takebacks and rated setting, with the colours
 swapped. Between two people it is an offer: a challenge row naming the game it replays
@@ -13,17 +13,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.games import convert
-from bot.games.challenges import LimitReached, clock_and_takebacks, limit_message
+from bot.games.challenges import Challenges, LimitReached, clock_and_takebacks, limit_message
 from bot.games.computer import LEVEL_OF, is_computer
-from bot.games.computer_games import ComputerCases, snapshot
-from bot.games.convert import to_dt, to_ts
-from bot.games.core import Live
+from bot.games.computer_games import ComputerGames
+from bot.games.convert import to_ts
+from bot.games.core import GameCore
 from bot.games.errors import ChallengeExists, NotYourGame, Refusal
-from bot.games.models import CHALLENGE_TTL, Challenge, ClockChange, GameOptions, GameView
-from bot.games.queries import QueryCases
+from bot.games.models import CHALLENGE_TTL, Challenge, GameOptions, GameView
+from bot.games.queries import Queries
 from bot.i18n import N_, Message, _
+from bot.storage.errors import OverLimitError, RematchExistsError
 from bot.storage.rows import ChallengeRow
-from bot.storage.store import OverLimitError, RematchExistsError
 from engine import Player
 
 AGAIN = N_("challenge again with /challenge")
@@ -71,20 +71,28 @@ def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> Mes
     )
 
 
-class RematchCases(ComputerCases, QueryCases):
+class Rematches:
     """Rematches: an offer between people, a new game at once against the computer."""
+
+    def __init__(
+        self, core: GameCore, challenges: Challenges, computer: ComputerGames, queries: Queries
+    ) -> None:
+        self.core = core
+        self.challenges = challenges
+        self.computer = computer
+        self.queries = queries
 
     async def rematch(self, *, game_id: int, user_id: int) -> Challenge | GameView:
         """``user_id`` asks for a rematch of the finished game ``game_id``: the offer to the
         other player (a challenge, expiring like one), or against the computer the new game,
-        started (its turn listeners told when the computer is Pink).
+        started (``ComputerToMove`` published when the computer is Pink).
 
         Raises:
             NoSuchGame, NotYourGame (a bystander), NoRematch (the game is not over, or has
             its rematch already), ChallengeExists (the two have an open challenge),
             LimitReached.
         """
-        old = await self.game(game_id)
+        old = await self.queries.game(game_id)
         colour = old.player_of(user_id)
         if colour is None:
             raise NotYourGame(
@@ -96,8 +104,8 @@ class RematchCases(ComputerCases, QueryCases):
             raise NoRematch(
                 _("game #{game_id} was aborted: {again}", game_id=game_id, again=Message(AGAIN))
             )
-        now = to_ts(self.now())
-        existing = await self.store.rematch_of(game_id)
+        now = to_ts(self.core.now())
+        existing = await self.core.store.challenges.rematch_of(game_id)
         if existing is not None:
             raise NoRematch(existing_message(existing, user_id=user_id, now=now))
         other = old.user_of(colour.opponent)
@@ -127,8 +135,8 @@ class RematchCases(ComputerCases, QueryCases):
         try:
             if is_computer(other):
                 return await self._computer_rematch(row, options, user_id=user_id, now=now)
-            limits = await self.user_limits(guild_id=old.guild_id)
-            stored = await self.store.offer_rematch_within(
+            limits = await self.challenges.user_limits(guild_id=old.guild_id)
+            stored = await self.core.store.challenges.offer_rematch_within(
                 row, now=now, max_challenges=limits.challenges, max_games=limits.games
             )
         except OverLimitError as over:
@@ -139,7 +147,7 @@ class RematchCases(ComputerCases, QueryCases):
             raise ChallengeExists(
                 N_("there is already an open challenge between you two: answer that one first")
             )
-        self._clock_changed(ClockChange(None, stored.challenge_id, to_dt(stored.expires)))
+        await self.core.challenge_clock(stored.challenge_id, stored.expires)
         return convert.challenge_value(stored)
 
     async def _computer_rematch(
@@ -155,7 +163,7 @@ class RematchCases(ComputerCases, QueryCases):
         pink, blue = (
             (user_id, row.opponent_id) if options.colour == "pink" else (row.opponent_id, user_id)
         )
-        game = await self._new_game_row(
+        game = await self.challenges.new_game_row(
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             challenge_id=None,
@@ -166,8 +174,8 @@ class RematchCases(ComputerCases, QueryCases):
             created=now,
             now=now,
         )
-        limits = await self.user_limits(guild_id=row.guild_id)
-        stored = await self.store.start_rematch_within(
+        limits = await self.challenges.user_limits(guild_id=row.guild_id)
+        stored = await self.core.store.challenges.start_rematch_within(
             replace(row, expires=now),
             game,
             user_id=user_id,
@@ -175,13 +183,4 @@ class RematchCases(ComputerCases, QueryCases):
             max_computer=limits.computer,
             computer_ids=tuple(LEVEL_OF),
         )
-        async with self._lock(stored.game_id):
-            live = Live(stored, convert.rebuild(stored, []))
-            self._remember(live, new=True)
-            self._game_clock(stored)
-            view = convert.game_view(stored, live.game)
-            if is_computer(view.to_move_id):
-                # The computer plays at once: the caller shows the start as it was.
-                view = replace(view, game=snapshot(view.game))
-                self._computer_to_play(view.game_id)
-            return view
+        return await self.computer.started(await self.core.started(stored))

@@ -1,8 +1,7 @@
-"""Use-cases of stickers (issue 13 item 5): what each action earns, stored with it, and the
-sticker book.
+"""Use-cases of stickers: what each action earns, stored with it, and the sticker book.
 
-Every committed action asks ``_stickers_earned`` (``PlayCases._commit``'s hook) for what it
-earned: the rows go into the action's own transaction (``Store.record_action``), so a sticker is
+Before every action is committed, a commit hook (``Stickers.earn``) finds what it earned: the
+rows go into the action's own transaction (``Store.record_action``), so a sticker is
 never lost to a crash nor written for an action that was not stored; the news goes into the
 ``MoveOutcome`` for the move's post. Against the computer only the person collects.
 
@@ -20,11 +19,9 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.games.computer import is_computer
-from bot.games.core import Live
-from bot.games.play import PlayCases
+from bot.games.core import Commit, GameCore
 from bot.games.stickers import (
     Earned,
     Sticker,
@@ -32,7 +29,6 @@ from bot.games.stickers import (
     stickers_of_game,
     stickers_of_last_action,
 )
-from bot.storage import Store
 from bot.storage.rows import GameRow, StickerRow
 from engine import Game, Player
 
@@ -76,42 +72,40 @@ def _as_earned(row: GameRow, stored: Sequence[StickerRow], before: int) -> list[
     return out
 
 
-class StickerCases(PlayCases):
+class Stickers:
     """Stickers earned by actions, stored with them, and each player's sticker book."""
 
-    def __init__(self, store: Store, **options: Any) -> None:
-        super().__init__(store, **options)
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
         # By game id, least recently used first; bounded like the cache of running games.
         self._known: OrderedDict[int, _Known] = OrderedDict()
-
-    def _remember(self, live: Live, *, new: bool = False) -> None:
-        """A game just started has earned nothing: its first move needs no read."""
-        super()._remember(live, new=new)
-        if new:
-            self._know(live.row.game_id, _Known(live.game, len(live.game.actions), []))
 
     def _know(self, game_id: int, known: _Known) -> None:
         self._known[game_id] = known
         self._known.move_to_end(game_id)
-        while len(self._known) > self.max_cached:
+        while len(self._known) > self.core.max_cached:
             self._known.popitem(last=False)
 
-    async def _stickers_earned(
-        self, live: Live, *, at: float
-    ) -> tuple[list[StickerRow], tuple[StickerNews, ...]]:
-        """What the cached game's last action earned: the rows to store with it and the news
-        for its post (call under the game's lock, before the commit)."""
+    async def earn(self, commit: Commit) -> None:
+        """Commit hook, before the write: what the cached game's last action earned, the rows
+        to store with it (``commit.stickers``) and the news for its post (``commit.news``)."""
+        live, at = commit.live, commit.at
         row, game = live.row, live.game
         last = len(game.actions) - 1
         players = collectors(row)
         if last < 0 or not players:
-            return [], ()
+            return
         known = self._known.get(row.game_id)
         # At the end the database is the truth (once a game): what is missing there is added.
-        if not game.is_over and known is not None and known.game is game and known.covered == last:
+        is_known = known is not None and known.game is game and known.covered == last
+        if not game.is_over and last == 0:
+            earlier = []  # a first action: nothing was earned before it, no read needed
+        elif not game.is_over and known is not None and is_known:
             earlier = known.earned
         else:
-            earlier = _as_earned(row, await self.store.game_stickers(row.game_id), last)
+            earlier = _as_earned(
+                row, await self.core.store.stickers.game_stickers(row.game_id), last
+            )
         if game.is_over:
             have = {(e.player, e.sticker) for e in earlier}
             # A replay (bench/render.py: ~100 ms of CPU for a full 39x32 game): in a thread, so
@@ -123,27 +117,27 @@ class StickerCases(PlayCases):
             new = stickers_of_last_action(game, players, earlier)
             self._know(row.game_id, _Known(game, last + 1, [*earlier, *new]))
         if not new:
-            return [], ()
+            return
         rows = [
             StickerRow(_user_of(row, e.player), str(e.sticker), row.game_id, row.guild_id,
                        e.action, at)
             for e in new
         ]  # fmt: skip
         announced = [(_user_of(row, e.player), e.sticker) for e in new if e.action == last]
-        owned = await self.store.stickers_owned(
+        owned = await self.core.store.stickers.stickers_owned(
             [(user_id, str(sticker)) for user_id, sticker in announced], besides=row.game_id
         )
         news = tuple(
             StickerNews(user_id, sticker, (user_id, str(sticker)) not in owned)
             for user_id, sticker in announced
         )
-        return rows, news
+        commit.stickers, commit.news = rows, news
 
     async def sticker_book(self, *, user_id: int) -> dict[Sticker, int]:
         """In how many games ``user_id`` earned each sticker, in every server (stickers not
         earned yet are missing)."""
         counts: dict[Sticker, int] = {}
-        for sticker_id, count in (await self.store.sticker_counts(user_id)).items():
+        for sticker_id, count in (await self.core.store.stickers.sticker_counts(user_id)).items():
             try:
                 counts[Sticker.parse(sticker_id)] = count
             except ValueError:
@@ -154,7 +148,7 @@ class StickerCases(PlayCases):
         """The stickers earned in a game as (user id, sticker, action index), in the order of
         its actions."""
         out = []
-        for item in await self.store.game_stickers(game_id):
+        for item in await self.core.store.stickers.game_stickers(game_id):
             try:
                 out.append((item.user_id, Sticker.parse(item.sticker), item.seq))
             except ValueError:

@@ -1,4 +1,4 @@
-"""Stickers (issue 13 item 5): goals a move or a game can reach, read from the engine's results.
+"""Stickers: goals a move or a game can reach, read from the engine's results.
 
 A sticker is earned from what the engine says an action did (a ``Placement``'s bases and gains,
 the bases standing before it, the ``Result`` and the last action), never from the picture. Each

@@ -1,4 +1,4 @@
-"""Use-cases of takebacks by consent (issue 13 item 3): ask, accept, decline.
+"""Use-cases of takebacks by consent: ask, accept, decline.
 
 On the opponent's turn right after your dot, you may ask to take it back; the opponent answers.
 Accepted, the dot is taken back with the engine's journal (``Game.pop``, as /undo does against
@@ -18,9 +18,9 @@ from datetime import datetime, timedelta
 from bot.games import convert
 from bot.games.computer import is_computer
 from bot.games.convert import to_dt, to_ts
+from bot.games.core import GameCore
 from bot.games.errors import GameChanged, NotAgainstComputer, Refusal
 from bot.games.models import GameView
-from bot.games.play import PlayCases
 from bot.i18n import N_
 from bot.storage.rows import TakebackRow
 from engine import Action, Player
@@ -79,8 +79,11 @@ class TakebackAnswer:
     taken: Action | None
 
 
-class TakebackCases(PlayCases):
+class Takebacks:
     """Takebacks by consent, each under the game's lock, committed before returning."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
 
     async def ask_takeback(self, *, game_id: int, user_id: int) -> TakebackRequest:
         """``user_id`` asks their opponent to take back their last dot.
@@ -89,9 +92,9 @@ class TakebackCases(PlayCases):
             NoSuchGame, NotYourGame, GameOver, NotAgainstComputer (use /undo), TakebacksOff,
             NothingToTakeBack (not right after your dot), AlreadyAsked.
         """
-        async with self._lock(game_id):
-            live = await self._running(game_id)
-            colour = self._colour(live, user_id)
+        async with self.core.lock(game_id):
+            live = await self.core.running(game_id)
+            colour = self.core.colour(live, user_id)
             row = live.row
             opponent = row.blue_id if colour is Player.PINK else row.pink_id
             if is_computer(opponent):
@@ -114,8 +117,8 @@ class TakebackCases(PlayCases):
                     "you can ask for a takeback only right after your move, while your "
                     "opponent is to move"
                 )
-            now = self.now()
-            earlier = await self.store.takeback(game_id)
+            now = self.core.now()
+            earlier = await self.core.store.takebacks.takeback(game_id)
             if earlier is not None and earlier.moves == row.moves:
                 if earlier.status == "declined":
                     raise AlreadyAsked(N_("your opponent already declined to take this move back"))
@@ -123,7 +126,7 @@ class TakebackCases(PlayCases):
                     raise AlreadyAsked(
                         N_("you already asked to take this move back: wait for the answer")
                     )
-            stored = await self.store.ask_takeback(
+            stored = await self.core.store.takebacks.ask_takeback(
                 TakebackRow(
                     game_id=game_id,
                     asker_id=user_id,
@@ -137,7 +140,7 @@ class TakebackCases(PlayCases):
 
     async def set_takeback_message(self, *, game_id: int, message_id: int) -> None:
         """Remember the message that shows a game's takeback request."""
-        await self.store.set_takeback_message(game_id, message_id)
+        await self.core.store.takebacks.set_takeback_message(game_id, message_id)
 
     async def answer_takeback(
         self, *, game_id: int, user_id: int, moves: int, accept: bool, asked: int | None = None
@@ -151,10 +154,10 @@ class TakebackCases(PlayCases):
             NoSuchGame, GameOver, NotYourTakeback (the asker, or a bystander), TakebackClosed
             (answered, expired, or the game moved on), GameChanged.
         """
-        async with self._lock(game_id):
-            live = await self._running(game_id)
+        async with self.core.lock(game_id):
+            live = await self.core.running(game_id)
             row = live.row
-            request = await self.store.takeback(game_id)
+            request = await self.core.store.takebacks.takeback(game_id)
             if request is None or request.moves != moves:
                 raise TakebackClosed(N_("this takeback request is over: the game moved on"))
             if asked is not None and int(request.asked) != asked:
@@ -167,28 +170,28 @@ class TakebackCases(PlayCases):
                 raise TakebackClosed(f"this takeback request was already {request.status}")
             if row.moves != moves or len(live.game.actions) != moves:
                 raise TakebackClosed(N_("this takeback request is over: the game moved on"))
-            now = self.now()
+            now = self.core.now()
             if request.expires <= to_ts(now):
                 raise TakebackClosed(N_("this takeback request has expired"))
             last = live.game.actions[-1]
             if not accept:
-                declined = await self.store.decline_takeback(game_id, moves=moves)
+                declined = await self.core.store.takebacks.decline_takeback(game_id, moves=moves)
                 if declined is None:
                     raise TakebackClosed(N_("this takeback request is over"))
                 view = convert.game_view(row, live.game)
                 return TakebackAnswer(
                     _request(declined, row.pink_id, row.blue_id, last), view, None
                 )
-            deadline, clock = self._clock_taken_back(live, (last,), now)
-            stored = await self.store.accept_takeback(
+            deadline, clock = self.core.clock_taken_back(live, (last,), now)
+            stored = await self.core.store.takebacks.accept_takeback(
                 game_id, moves=moves, keep=moves - 1, deadline=deadline, clock=clock
             )
             if stored is None:
-                self._forget(game_id)
+                self.core.forget(game_id)
                 raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
             live.game.pop()  # the engine's journal, no replay of the game
             live.row = stored
-            self._game_clock(stored)
+            await self.core.clock_changed(stored)
             accepted = TakebackRow(
                 request.game_id,
                 request.asker_id,

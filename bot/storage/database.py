@@ -184,7 +184,7 @@ class Database:
             finally:
                 self._sqlalchemy_begins.on = False
 
-    # -- LISTEN/NOTIFY (issue 12) ----------------------------------------------------------
+    # -- LISTEN/NOTIFY ----------------------------------------------------------
 
     async def listen(
         self, channel: str, callback: Callable[[str], None]
@@ -215,6 +215,14 @@ class Database:
                 await conn.close()
 
         return stop
+
+    async def serialise(self, conn: AsyncConnection, *keys: int) -> None:
+        """PostgreSQL: hold a lock on each of ``keys`` (user ids) to the end of the
+        transaction of ``conn``, taken in ascending order so that two transactions cannot
+        deadlock on them (SQLite: nothing to do, its writers already take turns)."""
+        if self.dialect == "postgresql":
+            for key in sorted(set(keys)):
+                await conn.execute(select(func.pg_advisory_xact_lock(key)))
 
     async def close(self) -> None:
         """Close the connections (after the transaction in progress, if any)."""

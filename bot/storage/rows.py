@@ -32,7 +32,7 @@ class ChallengeRow:
     takebacks: bool = False
     gc_total_ms: int | None = None
     gc_increment_ms: int | None = None
-    # -- rematch and open challenges (issue 13) ---
+    # -- rematch and open challenges ---
     rematch_of: int | None = None  # the finished game a rematch offer replays
 
 
@@ -158,17 +158,6 @@ RateGame = Callable[
 
 
 @dataclass(frozen=True, slots=True)
-class ClockRow:
-    """What the clocks need of a running game: its deadline and reminder state."""
-
-    game_id: int
-    deadline: float
-    clock: int
-    reminder_sent: bool
-    guild_id: int | None = None  # whose shard owns the game (see bot.storage.timers.Shards)
-
-
-@dataclass(frozen=True, slots=True)
 class TakebackRow:
     """A row of ``takebacks``: a game's latest takeback request and its answer."""
 
@@ -181,7 +170,7 @@ class TakebackRow:
     message_id: int | None = None
 
 
-# -- stickers and monthly tables (issue 13 items 5 and 6) ------------------------------------
+# -- stickers and monthly tables ------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,15 +199,16 @@ class MonthRow:
     gained: float
 
 
-# -- timers and outbox (issue 12) ---------------------------------------------------------
+# -- timers and outbox ---------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class TimerRow:
     """A row of ``timers``: something that must happen at ``due`` (unix seconds).
 
-    ``kind`` "game": the game ``ref_id``'s clock (its reminder, then its time-out);
-    "challenge": the challenge ``ref_id``'s expiry. ``guild_id`` picks the shard (None: shard 0).
+    ``kind`` (a ``bot.storage.timers.TimerKind``) "game": the game ``ref_id``'s clock (its
+    reminder, then its time-out); "challenge": the challenge ``ref_id``'s expiry.
+    ``guild_id`` picks the shard (None: shard 0).
     """
 
     kind: str
@@ -231,8 +221,9 @@ class TimerRow:
 class PostRow:
     """A row of ``outbox``: a post that must follow a committed change, not yet sent.
 
-    ``kind`` "time_out" (``ref_id`` a game, ``seq`` the time-out's action, None for an abort),
-    "reminder" (a game, ``seq`` its action count then), "expired" (a challenge).
+    ``kind`` (a ``bot.storage.timers.PostKind``) "time_out" (``ref_id`` a game, ``seq`` the
+    time-out's action, None for an abort), "reminder" (a game, ``seq`` its action count then),
+    "expired" (a challenge), "computer" (a game, ``seq`` the computer's first move's count).
     """
 
     post_id: int

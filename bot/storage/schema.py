@@ -61,7 +61,7 @@ challenges = Table(
     Column("expires", Float),
     Column("game_id", BigInteger),
     Column("answer_shown", Boolean),
-    # -- rematch and open challenges (issue 13) ---
+    # -- rematch and open challenges ---
     Column("rematch_of", BigInteger),
     # -- takebacks and game clocks (0006) ---
     Column("takebacks", Boolean),
@@ -152,7 +152,7 @@ replays = Table(
     Column("gif", LargeBinary),
 )
 
-# -- locales (issue 14) ---------------------------------------------------------------------
+# -- locales ---------------------------------------------------------------------
 
 # A server's language for public posts set by an admin (no row: the server's own locale).
 guild_locales = Table(
@@ -185,7 +185,7 @@ takebacks = Table(
     Column("message_id", BigInteger),
 )
 
-# -- stickers (issue 13 item 5) ---------------------------------------------------------------
+# -- stickers ---------------------------------------------------------------
 
 stickers = Table(
     "stickers",
@@ -198,7 +198,7 @@ stickers = Table(
     Column("earned", Float),
 )
 
-# -- timers and outbox (issue 12) ---------------------------------------------------------
+# -- timers and outbox ---------------------------------------------------------
 
 timers = Table(
     "timers",

@@ -1,4 +1,4 @@
-"""Claims and shards of the timers table (issue 12): what a process fires, and how it says so.
+"""Claims and shards of the timers table: what a process fires, and how it says so.
 
 A process fires a due timer by calling the service's use-case (``time_out``, ``remind``,
 ``expire``) inside ``claiming(timer)``. The Store's write for that game or challenge then, in
@@ -17,12 +17,30 @@ a timer: the first write of that game stores the post it owes (the computer's mo
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from bot.storage.rows import TimerRow
+
+
+class TimerKind(enum.StrEnum):
+    """What a row of ``timers`` is the deadline of (``bot.games.deadlines`` fires each)."""
+
+    GAME = "game"  # a game's clock: its reminder, then its time-out
+    CHALLENGE = "challenge"  # a challenge's expiry
+
+
+class PostKind(enum.StrEnum):
+    """What a row of ``outbox`` posts (``bot.games.deadlines`` publishes each again)."""
+
+    TIME_OUT = "time_out"  # a game timed out (or was aborted by its clock)
+    REMINDER = "reminder"  # the player to move is reminded
+    EXPIRED = "expired"  # a challenge expired
+    COMPUTER = "computer"  # the computer's move
+
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).
 SHARD_SHIFT = 22

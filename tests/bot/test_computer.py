@@ -289,8 +289,8 @@ async def test_take_back_writes_nothing_when_another_writer_moved_the_game(
     await service.place(game_id=view.game_id, user_id=ALICE, point="E5")
     await service.computer_move(game_id=view.game_id)
     store = service.store
-    assert not await store.take_back(view.game_id, moves=3, keep=1, deadline=0.0)
+    assert not await store.games.take_back(view.game_id, moves=3, keep=1, deadline=0.0)
     assert len(await actions_in_db(service, view.game_id)) == 2
-    assert await store.take_back(view.game_id, moves=2, keep=0, deadline=0.0)
+    assert await store.games.take_back(view.game_id, moves=2, keep=0, deadline=0.0)
     assert await actions_in_db(service, view.game_id) == []
-    assert (await store.game(view.game_id)).moves == 0  # type: ignore[union-attr]
+    assert (await store.games.game(view.game_id)).moves == 0  # type: ignore[union-attr]

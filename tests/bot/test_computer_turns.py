@@ -1,7 +1,7 @@
 """The computer's turns as a service (bot/computer_turns.py), without any adapter.
 
-Issue 10 item 1: the computer's turn must not depend on an announcement succeeding; item 2: a
-search whose worker process dies (twice) is retried, and the computer always answers.
+The computer's turn does not depend on an announcement succeeding; a search whose worker
+process dies (twice) is retried, and the computer always answers.
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ async def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
     # Every game replays: actions numbered 0..n-1, the move counter agrees, the result too.
     game_ids = [int(r[0]) for r in await store.execute("SELECT game_id FROM games")]  # type: ignore[call-overload]
     for game_id in game_ids:
-        loaded = await store.game_with_actions(game_id)
+        loaded = await store.games.game_with_actions(game_id)
         assert loaded is not None
         row, actions = loaded
         assert [a.seq for a in actions] == list(range(len(actions))) == list(range(row.moves))

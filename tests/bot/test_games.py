@@ -194,10 +194,10 @@ async def test_expire_only_when_due_and_publishes_once(
     )
     clock.advance(timedelta(minutes=9, seconds=59))
     assert await service.expire(challenge_id=cid) is None
-    assert await service.expire_challenges() == []
+    assert await service.expire(challenge_id=other.challenge_id) is None
     clock.advance(timedelta(seconds=1))
-    expired = await service.expire_challenges()
-    assert {c.challenge_id for c in expired} == {cid, other.challenge_id}
+    expired = [await service.expire(challenge_id=c) for c in (cid, other.challenge_id)]
+    assert [c.challenge_id for c in expired if c is not None] == [cid, other.challenge_id]
     assert await service.expire(challenge_id=cid) is None
     assert [type(e) for e in events] == [ChallengeExpired, ChallengeExpired]
     assert await service.open_challenges(user_id=BOB) == []
@@ -324,8 +324,6 @@ async def test_both_end_gives_a_rated_result(service: GameService) -> None:
         (view.game_id, "loss", 0, 1)
     ]
     assert history[0].rating_delta == pytest.approx(changes[BOB].delta)
-    h2h = await service.head_to_head(guild_id=GUILD, a=BOB, b=ALICE)
-    assert (h2h.a_wins, h2h.b_wins, h2h.draws, h2h.games) == (0, 1, 0, 1)
 
 
 async def test_resign_out_of_turn_and_unrated(service: GameService) -> None:
@@ -366,7 +364,6 @@ async def test_abort_only_before_the_first_move(service: GameService) -> None:
     assert await service.leaderboard(guild_id=GUILD) == []
     history = await service.history(guild_id=GUILD, user_id=ALICE)
     assert [h.outcome for h in history] == ["aborted"]
-    assert (await service.head_to_head(guild_id=GUILD, a=ALICE, b=BOB)).games == 0
 
 
 async def test_admin_cancel_is_limited_to_its_server(service: GameService) -> None:
@@ -467,7 +464,7 @@ async def test_a_failed_commit_leaves_memory_equal_to_the_database(
     async def broken(*args: object, **kwargs: object) -> None:
         raise OSError("disk gone")
 
-    monkeypatch.setattr(service.store, "record_action", broken)
+    monkeypatch.setattr(service.store.games, "record_action", broken)
     with pytest.raises(OSError):
         await service.place(game_id=view.game_id, user_id=BOB, point="D4")
     monkeypatch.undo()
@@ -515,13 +512,13 @@ async def test_a_running_game_is_found_by_its_thread_without_a_read(
     for n, view in enumerate(games):
         await service.set_game_thread(game_id=view.game_id, thread_id=7000 + n)
     reads: list[int] = []
-    read = service.store.game_id_in_thread
+    read = service.store.games.game_id_in_thread
 
     async def counted(thread_id: int) -> int | None:
         reads.append(thread_id)
         return await read(thread_id)
 
-    monkeypatch.setattr(service.store, "game_id_in_thread", counted)
+    monkeypatch.setattr(service.store.games, "game_id_in_thread", counted)
     for n in (1, 2):  # cached
         found = await service.game_in_thread(thread_id=7000 + n)
         assert found is not None and found.game_id == games[n].game_id

@@ -17,7 +17,7 @@ PLAYERS = (1, 2, 3, 4)
 
 async def check_agrees(service: GameService, game_id: int) -> None:
     """The service's view of a game equals a fresh replay of the database."""
-    loaded = await service.store.game_with_actions(game_id)
+    loaded = await service.store.games.game_with_actions(game_id)
     assert loaded is not None
     row, actions = loaded
     view = await service.game(game_id)

@@ -87,7 +87,7 @@ async def test_each_fired_timer_commits_its_post_with_its_change(database: str |
         # The long clock's reminder; Pink of the short game runs out too (it is over).
         clock.advance(timedelta(hours=2))
         await eventually(lambda: clocks.fired == 4)
-        posts = await service.store.unsent_posts()
+        posts = await service.store.timers.unsent_posts()
         assert sorted((p.kind, p.ref_id, p.seq) for p in posts) == sorted([
             ("time_out", short.game_id, 2), ("time_out", short.game_id, 3), ("expired", 1, None),
             ("reminder", long.game_id, 0),
@@ -182,7 +182,7 @@ async def test_the_computer_s_move_owes_its_post_until_delivered(database: str |
     )  # fmt: skip
     await eventually(lambda: len(moved) == 1)
     await turns.stop()
-    ((post,),) = [await service.store.unsent_posts()]
+    ((post,),) = [await service.store.timers.unsent_posts()]
     assert (post.kind, post.ref_id, post.seq) == ("computer", view.game_id, 1)
     await service.close()  # nobody posted it: the process died first
 

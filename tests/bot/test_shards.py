@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.clocks import Clocks
 from bot.config import Shards
 from bot.games import GameOptions, GameService
 from bot.storage import Store
@@ -53,21 +54,20 @@ async def test_a_process_re_arms_only_its_own_shards_games(database: str | Path)
         owner = Shards(2, (shard,))
         process = await GameService.open(database, now=clock.now, owns=owner.owns)
         try:
-            clocks = await process.pending_clocks()
-            clock_keys[shard] = {(c.game_id, c.challenge_id) for c in clocks}
+            timers = await Clocks(process, shards=owner).pending()
+            clock_keys[shard] = {(t.kind, t.ref_id) for t in timers}
             turns = await process.computer_turns()
         finally:
             await process.close()
         game, challenge, computer = made[ZERO if shard == 0 else ONE]
         assert turns == [computer]
-        assert {(game, None), (None, challenge)} <= clock_keys[shard]
+        assert {("game", game), ("challenge", challenge)} <= clock_keys[shard]
     # Between them they cover every clock, each once.
     assert not clock_keys[0] & clock_keys[1]
     everything = await GameService.open(database, now=clock.now)
     try:
-        assert {(c.game_id, c.challenge_id) for c in await everything.pending_clocks()} == (
-            clock_keys[0] | clock_keys[1]
-        )
+        timers = await Clocks(everything).pending()
+        assert {(t.kind, t.ref_id) for t in timers} == clock_keys[0] | clock_keys[1]
     finally:
         await everything.close()
 

@@ -386,17 +386,17 @@ async def test_a_new_game_reads_no_stickers_and_a_rebuilt_one_reads_them_once(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[int] = []
-    game_stickers = service.store.game_stickers
+    game_stickers = service.store.stickers.game_stickers
 
     async def counted(game_id: int) -> Any:
         reads.append(game_id)
         return await game_stickers(game_id)
 
-    monkeypatch.setattr(service.store, "game_stickers", counted)
+    monkeypatch.setattr(service.store.stickers, "game_stickers", counted)
     view = await new_game(service, options=BIG)
     outcomes = await play(service, view, ALTERNATE_CAPTURE)
     assert reads == [] and outcomes[-1].stickers  # earned, without reading the game's stickers
-    service._cache.clear()
+    service.core.forget_all()
     await play(service, await service.game(view.game_id), "J5 J6")
     assert reads == [view.game_id]
 
@@ -492,18 +492,20 @@ async def test_stickers_are_kept_once_and_owned_on_either_database(either: GameS
     await resigned_game(either, ALICE, CAROL)
     store = either.store
     (game_id,) = [int(g) for (g,) in await store.execute("SELECT MIN(game_id) FROM games")]
-    rows = await store.game_stickers(game_id)
+    rows = await store.stickers.game_stickers(game_id)
     assert [(r.user_id, r.sticker, r.seq) for r in rows] == [(ALICE, "first_capture", 6)]
     assert rows[0].guild_id == GUILD
     # Written again (a retried transaction): kept once, as it was.
     async with store.db.transaction() as conn:
-        await store._insert_stickers(conn, [replace(rows[0], seq=9, earned=1.0)])
-    assert await store.game_stickers(game_id) == rows
-    assert await store.sticker_counts(ALICE) == {"first_capture": 2}
+        await store.stickers.insert(conn, [replace(rows[0], seq=9, earned=1.0)])
+    assert await store.stickers.game_stickers(game_id) == rows
+    assert await store.stickers.sticker_counts(ALICE) == {"first_capture": 2}
     pairs = [(ALICE, "first_capture"), (ALICE, "trap"), (BOB, "first_capture")]
-    assert await store.stickers_owned(pairs, besides=game_id) == {(ALICE, "first_capture")}
-    assert await store.stickers_owned(pairs, besides=game_id + 1) == {(ALICE, "first_capture")}
-    assert await store.stickers_owned([], besides=game_id) == set()
+    assert await store.stickers.stickers_owned(pairs, besides=game_id) == {(ALICE, "first_capture")}
+    assert await store.stickers.stickers_owned(pairs, besides=game_id + 1) == {
+        (ALICE, "first_capture")
+    }
+    assert await store.stickers.stickers_owned([], besides=game_id) == set()
 
 
 async def test_the_month_s_table_on_either_database(either: GameService, clock: FakeTime) -> None:

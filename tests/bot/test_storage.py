@@ -107,9 +107,9 @@ async def test_sqlite_pragmas(tmp_path: Path) -> None:
 
 async def test_snowflakes_are_64_bit(store: Store) -> None:
     big = 1_288_457_123_456_789_012  # a 2026 Discord snowflake: beyond 32 bits
-    stored = await store.create_game(a_game(guild_id=big, channel_id=big, pink_id=big + 1))
+    stored = await store.games.create_game(a_game(guild_id=big, channel_id=big, pink_id=big + 1))
     assert (stored.guild_id, stored.pink_id) == (big, big + 1)
-    again = await store.game(stored.game_id)
+    again = await store.games.game(stored.game_id)
     assert again is not None and again.guild_id == big and again.pink_id == big + 1
 
 
@@ -162,11 +162,11 @@ async def test_a_file_made_before_alembic_is_stamped_keeps_its_games_and_plays_o
             )
         with pytest.raises(sqlite3.IntegrityError, match="ck_answer_shown"):
             conn.execute("UPDATE challenges SET answer_shown = 2")
-    assert await service.store.unshown_accepts() == []
-    assert await service.store.limits(1) == (None, None, None)
+    assert await service.store.challenges.unshown_accepts() == []
+    assert await service.store.settings.limits(1) == (None, None, None)
     assert await service.user_limits(guild_id=1) == UserLimits()
-    assert await service.store.save_replay(2, b"GIF89a-old") is True
-    assert await service.store.replay(2) == b"GIF89a-old"
+    assert await service.store.games.save_replay(2, b"GIF89a-old") is True
+    assert await service.store.games.replay(2) == b"GIF89a-old"
     running = await service.game(1)
     assert running.is_running and len(running.game.actions) == 4
     mover = running.to_move_id
@@ -288,45 +288,45 @@ async def test_the_database_folder_is_created(tmp_path: Path) -> None:
 
 
 async def test_writes_return_the_stored_row(store: Store) -> None:
-    game = await store.create_game(a_game())
+    game = await store.games.create_game(a_game())
     assert game.game_id > 0 and game.rated is False and game.reminder_sent is False
-    moved, changes = await store.record_action(
+    moved, changes = await store.games.record_action(
         game.game_id, ActionRow(0, "dot", 1, "C3", 110.0), deadline=170.0
     )
     assert (moved.moves, moved.deadline, changes) == (1, 170.0, ())
-    assert moved == await store.game(game.game_id)
-    reminded = await store.mark_reminded(game.game_id, 170.0)
+    assert moved == await store.games.game(game.game_id)
+    reminded = await store.games.mark_reminded(game.game_id, 170.0)
     assert reminded is not None and reminded.reminder_sent is True
-    assert await store.mark_reminded(game.game_id, 170.0) is None  # already sent
-    assert reminded == await store.game(game.game_id)
-    threaded = await store.set_game_thread(game.game_id, thread_id=77, message_id=None)
+    assert await store.games.mark_reminded(game.game_id, 170.0) is None  # already sent
+    assert reminded == await store.games.game(game.game_id)
+    threaded = await store.games.set_game_thread(game.game_id, thread_id=77, message_id=None)
     assert threaded is not None and (threaded.thread_id, threaded.message_id) == (77, None)
-    back = await store.take_back(game.game_id, moves=1, keep=0, deadline=200.0)
+    back = await store.games.take_back(game.game_id, moves=1, keep=0, deadline=200.0)
     assert back is not None and (back.moves, back.deadline, back.reminder_sent) == (0, 200.0, False)
-    assert await store.take_back(game.game_id, moves=1, keep=0, deadline=200.0) is None
-    aborted = await store.finish_game(game.game_id, Finish("aborted"), at=210.0)
+    assert await store.games.take_back(game.game_id, moves=1, keep=0, deadline=200.0) is None
+    aborted = await store.games.finish_game(game.game_id, Finish("aborted"), at=210.0)
     assert aborted is not None and (aborted.status, aborted.finished, aborted.deadline) == (
         "aborted", 210.0, None,
     )  # fmt: skip
-    assert aborted == await store.game(game.game_id)
-    assert await store.finish_game(game.game_id, Finish("aborted"), at=220.0) is None
+    assert aborted == await store.games.game(game.game_id)
+    assert await store.games.finish_game(game.game_id, Finish("aborted"), at=220.0) is None
 
 
 async def test_a_rated_game_is_rated_by_the_rules_passed_in(store: Store) -> None:
-    game = await store.create_game(a_game(rated=True))
+    game = await store.games.create_game(a_game(rated=True))
     with pytest.raises(ValueError, match="rating rules"):
-        await store.record_action(
+        await store.games.record_action(
             game.game_id, ActionRow(0, "resign", 2, None, 120.0), deadline=None,
             finish=Finish("over", winner=1, reason="resign"),
         )  # fmt: skip
-    assert (await store.game(game.game_id)).status == "running"  # type: ignore[union-attr]
+    assert (await store.games.game(game.game_id)).status == "running"  # type: ignore[union-attr]
     seen: list[tuple[RatingRow | None, RatingRow | None, float]] = []
 
     def rules(pink: RatingRow | None, blue: RatingRow | None, score: float):  # type: ignore[no-untyped-def]
         seen.append((pink, blue, score))
         return rate_stored(pink, blue, score)
 
-    over, changes = await store.record_action(
+    over, changes = await store.games.record_action(
         game.game_id, ActionRow(0, "resign", 2, None, 120.0), deadline=None,
         finish=Finish("over", winner=1, reason="resign"), rate=rules,
     )  # fmt: skip
@@ -336,11 +336,11 @@ async def test_a_rated_game_is_rated_by_the_rules_passed_in(store: Store) -> Non
     assert (pink.user_id, blue.user_id) == (10, 20)
     assert pink.before == blue.before == Rating().rating
     assert pink.after > pink.before > blue.after and pink.delta == pink.after - pink.before
-    found = await store.rating(1, 10)
+    found = await store.ratings.rating(1, 10)
     assert found is not None and found[0].rating == pink.after and found[0].wins == 1
     # The next game of the pair starts from the stored ratings.
-    second = await store.create_game(a_game(rated=True))
-    await store.record_action(
+    second = await store.games.create_game(a_game(rated=True))
+    await store.games.record_action(
         second.game_id, ActionRow(0, "resign", 1, None, 130.0), deadline=None,
         finish=Finish("over", winner=2, reason="resign"), rate=rules,
     )  # fmt: skip
@@ -348,10 +348,12 @@ async def test_a_rated_game_is_rated_by_the_rules_passed_in(store: Store) -> Non
 
 
 async def test_a_stale_write_changes_nothing(store: Store) -> None:
-    game = await store.create_game(a_game())
+    game = await store.games.create_game(a_game())
     with pytest.raises(StaleWriteError):
-        await store.record_action(game.game_id, ActionRow(3, "dot", 1, "C3", 110.0), deadline=1.0)
-    assert await store.game(game.game_id) == game
+        await store.games.record_action(
+            game.game_id, ActionRow(3, "dot", 1, "C3", 110.0), deadline=1.0
+        )
+    assert await store.games.game(game.game_id) == game
     assert await store.execute("SELECT count(*) FROM actions") == [(0,)]
 
 
@@ -371,8 +373,8 @@ async def test_transactions_of_coroutines_do_not_interleave(store: Store) -> Non
     await inside.wait()
     # Another coroutine's read does not see the uncommitted row (nor wait for it); its write
     # does not become part of the open transaction (and is not rolled back with it).
-    assert await store.notify(1) is False
-    writer = asyncio.create_task(store.set_notify(2, on=True, at=0))
+    assert await store.settings.notify(1) is False
+    writer = asyncio.create_task(store.settings.set_notify(2, on=True, at=0))
     await asyncio.sleep(0.05)
     if store.db.dialect == "sqlite":
         assert not writer.done()  # one writer at a time
@@ -380,8 +382,8 @@ async def test_transactions_of_coroutines_do_not_interleave(store: Store) -> Non
     with pytest.raises(RuntimeError, match="boom"):
         await task
     await writer
-    assert await store.notify(1) is False
-    assert await store.notify(2) is True
+    assert await store.settings.notify(1) is False
+    assert await store.settings.notify(2) is True
 
 
 async def test_a_cancelled_transaction_rolls_back_and_frees_the_database(
@@ -402,9 +404,9 @@ async def test_a_cancelled_transaction_rolls_back_and_frees_the_database(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await store.notify(1) is False
-    await asyncio.wait_for(store.set_notify(1, on=True, at=0), 5)
-    assert await store.notify(1) is True
+    assert await store.settings.notify(1) is False
+    await asyncio.wait_for(store.settings.set_notify(1, on=True, at=0), 5)
+    assert await store.settings.notify(1) is True
 
 
 async def test_a_cancelled_sqlite_transaction_leaves_no_write_lock(tmp_path: Path) -> None:
@@ -436,15 +438,17 @@ async def test_two_games_of_one_player_ending_at_once_are_rated_one_after_the_ot
     # game must be rated from the rating the first one wrote, not from the same old one.
     first, second = await Store.open(database), await Store.open(database)
     try:
-        games = [await first.create_game(a_game(rated=True, blue_id=blue)) for blue in (20, 30)]
+        games = [
+            await first.games.create_game(a_game(rated=True, blue_id=blue)) for blue in (20, 30)
+        ]
         await asyncio.gather(*(
-            store.record_action(
+            store.games.record_action(
                 game.game_id, ActionRow(0, "resign", 2, None, 120.0), deadline=None,
                 finish=Finish("over", winner=1, reason="resign"), rate=rate_stored,
             )
             for store, game in zip((first, second), games, strict=True)
         ))  # fmt: skip
-        found = await first.rating(1, 10)
+        found = await first.ratings.rating(1, 10)
         assert found is not None and found[0].games == 2 and found[0].wins == 2
         history = await first.execute(
             "SELECT before, after FROM rating_changes WHERE user_id = 10 ORDER BY after"
@@ -468,58 +472,61 @@ def a_challenge(**changes: object) -> ChallengeRow:
 
 
 async def test_limits_are_stored_beside_the_settings_and_checked(store: Store) -> None:
-    assert await store.limits(1) == (None, None, None)
-    await store.set_guild(1, game_channel_id=5, default_clock=90, at=1.0)
-    await store.set_limits(1, challenges=3, games=None, computer=7, at=2.0)
-    assert await store.limits(1) == (3, None, 7)
-    assert await store.guild(1) == (5, 90)  # the settings are kept
-    await store.set_limits(2, challenges=None, games=4, computer=None, at=3.0)
-    assert (await store.limits(2), await store.guild(2)) == ((None, 4, None), (None, 60))
+    assert await store.settings.limits(1) == (None, None, None)
+    await store.settings.set_guild(1, game_channel_id=5, default_clock=90, at=1.0)
+    await store.settings.set_limits(1, challenges=3, games=None, computer=7, at=2.0)
+    assert await store.settings.limits(1) == (3, None, 7)
+    assert await store.settings.guild(1) == (5, 90)  # the settings are kept
+    await store.settings.set_limits(2, challenges=None, games=4, computer=None, at=3.0)
+    assert (await store.settings.limits(2), await store.settings.guild(2)) == (
+        (None, 4, None),
+        (None, 60),
+    )
     with pytest.raises(IntegrityError, match="ck_max_open_challenges"):
-        await store.set_limits(1, challenges=1001, games=None, computer=None, at=4.0)
-    assert await store.limits(1) == (3, None, 7)
+        await store.settings.set_limits(1, challenges=1001, games=None, computer=None, at=4.0)
+    assert await store.settings.limits(1) == (3, None, 7)
 
 
 async def test_limit_checked_inserts_return_the_stored_row_or_refuse(store: Store) -> None:
-    made = await store.create_challenge_within(
+    made = await store.challenges.create_challenge_within(
         a_challenge(), now=100.0, max_challenges=1, max_games=5
     )
     assert made is not None and made.challenge_id > 0 and made.rated is False
-    assert made == await store.challenge(made.challenge_id)
+    assert made == await store.challenges.challenge(made.challenge_id)
     with pytest.raises(OverLimitError) as over:
-        await store.create_challenge_within(
+        await store.challenges.create_challenge_within(
             a_challenge(opponent_id=30), now=100.0, max_challenges=1, max_games=5
         )
     assert (over.value.kind, over.value.user_id, over.value.limit) == ("challenges", 10, 1)
     # The pair already has one open: None (the clash), as create_challenge.
-    assert await store.create_challenge_within(
+    assert await store.challenges.create_challenge_within(
         a_challenge(challenger_id=20, opponent_id=10), now=100.0, max_challenges=5, max_games=5
     ) is None  # fmt: skip
-    await store.create_game(a_game(pink_id=20, blue_id=40))
+    await store.games.create_game(a_game(pink_id=20, blue_id=40))
     with pytest.raises(OverLimitError) as over:
-        await store.accept_challenge_within(
+        await store.challenges.accept_challenge_within(
             made.challenge_id, a_game(challenge_id=made.challenge_id), now=100.0, max_games=1
         )
     assert (over.value.kind, over.value.user_id) == ("games", 20)  # the opponent's first
-    assert (await store.challenge(made.challenge_id)).status == "open"  # type: ignore[union-attr]
-    game = await store.accept_challenge_within(
+    assert (await store.challenges.challenge(made.challenge_id)).status == "open"  # type: ignore[union-attr]
+    game = await store.challenges.accept_challenge_within(
         made.challenge_id, a_game(challenge_id=made.challenge_id), now=100.0, max_games=2
     )
-    assert game is not None and game == await store.game(game.game_id)
-    assert (await store.challenge(made.challenge_id)).game_id == game.game_id  # type: ignore[union-attr]
+    assert game is not None and game == await store.games.game(game.game_id)
+    assert (await store.challenges.challenge(made.challenge_id)).game_id == game.game_id  # type: ignore[union-attr]
     computer = (-1, -2)
-    vs = await store.create_game_within(
+    vs = await store.games.create_game_within(
         a_game(pink_id=10, blue_id=-1), user_id=10, max_games=3, max_computer=1,
         computer_ids=computer,
     )  # fmt: skip
-    assert vs == await store.game(vs.game_id)
+    assert vs == await store.games.game(vs.game_id)
     with pytest.raises(OverLimitError, match="1 computer"):
-        await store.create_game_within(
+        await store.games.create_game_within(
             a_game(pink_id=-2, blue_id=10), user_id=10, max_games=3, max_computer=1,
             computer_ids=computer,
         )  # fmt: skip
     with pytest.raises(OverLimitError, match="2 games"):
-        await store.create_game_within(
+        await store.games.create_game_within(
             a_game(pink_id=10, blue_id=-2), user_id=10, max_games=2, max_computer=5,
             computer_ids=computer,
         )  # fmt: skip
@@ -527,34 +534,38 @@ async def test_limit_checked_inserts_return_the_stored_row_or_refuse(store: Stor
 
 
 async def test_unfinished_starts_are_found_until_marked(store: Store) -> None:
-    made = await store.create_challenge(a_challenge(), now=100.0)
+    made = await store.challenges.create_challenge_within(
+        a_challenge(), now=100.0, max_challenges=10, max_games=10
+    )
     assert made is not None
-    game = await store.accept_challenge(made.challenge_id, a_game(), now=100.0)
+    game = await store.challenges.accept_challenge_within(
+        made.challenge_id, a_game(), now=100.0, max_games=10
+    )
     assert game is not None
-    other = await store.create_game(a_game(message_id=55))
-    assert await store.unstarted_games() == [game.game_id]
-    assert [c.challenge_id for c in await store.unshown_accepts()] == [made.challenge_id]
-    assert await store.mark_answer_shown(made.challenge_id, message_id=None) is True
-    assert (await store.challenge(made.challenge_id)).message_id is None  # type: ignore[union-attr]
-    assert await store.unshown_accepts() == []
-    assert await store.mark_answer_shown(made.challenge_id, message_id=66) is True
-    assert (await store.challenge(made.challenge_id)).message_id == 66  # type: ignore[union-attr]
-    assert await store.mark_answer_shown(999, message_id=1) is False
-    await store.set_game_thread(game.game_id, thread_id=None, message_id=77)
-    await store.finish_game(other.game_id, Finish("aborted"), at=120.0)
-    assert await store.unstarted_games() == []
+    other = await store.games.create_game(a_game(message_id=55))
+    assert await store.games.unstarted_games() == [game.game_id]
+    assert [c.challenge_id for c in await store.challenges.unshown_accepts()] == [made.challenge_id]
+    assert await store.challenges.mark_answer_shown(made.challenge_id, message_id=None) is True
+    assert (await store.challenges.challenge(made.challenge_id)).message_id is None  # type: ignore[union-attr]
+    assert await store.challenges.unshown_accepts() == []
+    assert await store.challenges.mark_answer_shown(made.challenge_id, message_id=66) is True
+    assert (await store.challenges.challenge(made.challenge_id)).message_id == 66  # type: ignore[union-attr]
+    assert await store.challenges.mark_answer_shown(999, message_id=1) is False
+    await store.games.set_game_thread(game.game_id, thread_id=None, message_id=77)
+    await store.games.finish_game(other.game_id, Finish("aborted"), at=120.0)
+    assert await store.games.unstarted_games() == []
 
 
 async def test_a_replay_is_stored_once_and_only_for_a_finished_game(store: Store) -> None:
-    game = await store.create_game(a_game())
+    game = await store.games.create_game(a_game())
     gif = bytes(range(256)) * 40  # every byte value: stored as binary, not text
-    assert await store.save_replay(game.game_id, gif) is False  # still running
-    assert await store.replay(game.game_id) is None
-    await store.finish_game(game.game_id, Finish("aborted"), at=120.0)
-    assert await store.save_replay(game.game_id, gif) is True
-    assert await store.save_replay(game.game_id, b"GIF89a-other") is False  # kept
-    assert await store.replay(game.game_id) == gif
-    assert await store.save_replay(999, gif) is False  # no such game
+    assert await store.games.save_replay(game.game_id, gif) is False  # still running
+    assert await store.games.replay(game.game_id) is None
+    await store.games.finish_game(game.game_id, Finish("aborted"), at=120.0)
+    assert await store.games.save_replay(game.game_id, gif) is True
+    assert await store.games.save_replay(game.game_id, b"GIF89a-other") is False  # kept
+    assert await store.games.replay(game.game_id) == gif
+    assert await store.games.save_replay(999, gif) is False  # no such game
 
 
 async def test_accepts_of_two_challenges_at_once_keep_the_running_games_limit(
@@ -565,11 +576,14 @@ async def test_accepts_of_two_challenges_at_once_keep_the_running_games_limit(
     first, second = await Store.open(database), await Store.open(database)
     try:
         made = [
-            await first.create_challenge(a_challenge(opponent_id=o), now=100.0) for o in (20, 30)
+            await first.challenges.create_challenge_within(
+                a_challenge(opponent_id=o), now=100.0, max_challenges=10, max_games=10
+            )
+            for o in (20, 30)
         ]
         results = await asyncio.gather(
             *(
-                store.accept_challenge_within(
+                store.challenges.accept_challenge_within(
                     c.challenge_id, a_game(blue_id=c.opponent_id, challenge_id=c.challenge_id),
                     now=100.0, max_games=1,
                 )
@@ -579,7 +593,7 @@ async def test_accepts_of_two_challenges_at_once_keep_the_running_games_limit(
             return_exceptions=True,
         )  # fmt: skip
         assert sorted(type(r).__name__ for r in results) == ["GameRow", "OverLimitError"]
-        assert await first.count_running(1, 10) == 1
+        assert await first.games.count_running(1, 10) == 1
     finally:
         await first.close()
         await second.close()

@@ -36,7 +36,7 @@ SHARD_1_OF_2 = (1 << 22) + 7  # (guild_id >> 22) % 2 == 1
 
 
 async def timers_of(service: GameService) -> dict[tuple[str, int], float]:
-    return {(t.kind, t.ref_id): t.due for t in await service.store.timers()}
+    return {(t.kind, t.ref_id): t.due for t in await service.store.timers.timers()}
 
 
 async def time_actions(service: GameService, game_id: int) -> int:
@@ -121,14 +121,14 @@ async def test_two_claimers_racing_fire_a_timer_once(database: str | Path) -> No
         # Blue runs out, then Pink (playing alone) runs out too: over on time.
         for turn in (1, 2):
             clock.advance(MINUTE)
-            (timer,) = await one.store.due_timers(ts(clock.now()))
+            (timer,) = await one.store.timers.due_timers(ts(clock.now()))
             fired = await asyncio.gather(*(c._fire(timer) for c in clocks))
             assert await time_actions(one, view.game_id) == turn
             assert len(events) == turn
             assert sum(c.fired for c in clocks) == turn
             assert fired.count(True) >= 1
         assert (await two.game(view.game_id)).status == "over"
-        assert await one.store.timers() == []
+        assert await one.store.timers.timers() == []
     finally:
         await one.close()
         await two.close()
@@ -141,7 +141,7 @@ async def test_a_claimer_holding_its_claim_keeps_the_other_out(database: str | P
     one = await open_service(database, clock)
     two = await open_service(database, clock)
     inside, release = asyncio.Event(), asyncio.Event()
-    original = one.store._game_timer
+    original = one.store.timers.game_timer
 
     async def slow(conn: Any, stored: Any) -> None:
         await original(conn, stored)
@@ -150,12 +150,12 @@ async def test_a_claimer_holding_its_claim_keeps_the_other_out(database: str | P
             inside.set()
             await release.wait()
 
-    one.store._game_timer = slow  # type: ignore[method-assign]
+    one.store.timers.game_timer = slow  # type: ignore[method-assign]
     try:
         view = await new_game(one)
         await one.place(game_id=view.game_id, user_id=ALICE, point="C3")
         clock.advance(MINUTE)
-        (timer,) = await one.store.due_timers(ts(clock.now()))
+        (timer,) = await one.store.timers.due_timers(ts(clock.now()))
         first = asyncio.create_task(Clocks(one)._fire(timer))
         await asyncio.wait_for(inside.wait(), 5)
         second = asyncio.create_task(Clocks(two)._fire(timer))
@@ -175,7 +175,7 @@ async def test_a_crash_between_claim_and_commit_fires_the_timer_again(
 ) -> None:
     clock = FakeTime()
     service = await open_service(database, clock)
-    original = service.store._game_timer
+    original = service.store.timers.game_timer
 
     async def crash(conn: Any, stored: Any) -> None:
         await original(conn, stored)  # claimed, time-out and timer written...
@@ -185,15 +185,15 @@ async def test_a_crash_between_claim_and_commit_fires_the_timer_again(
         view = await new_game(service)
         await service.place(game_id=view.game_id, user_id=ALICE, point="C3")
         clock.advance(MINUTE)
-        (timer,) = await service.store.due_timers(ts(clock.now()))
-        service.store._game_timer = crash  # type: ignore[method-assign]
+        (timer,) = await service.store.timers.due_timers(ts(clock.now()))
+        service.store.timers.game_timer = crash  # type: ignore[method-assign]
         with pytest.raises(ConnectionResetError), claiming(timer, post="time_out"):
             await service.time_out(game_id=view.game_id, deadline=clock.now())
         # Nothing of it was committed: no time-out, no post, the timer as it was.
         assert await time_actions(service, view.game_id) == 0
-        assert await service.store.unsent_posts() == []
-        assert await service.store.due_timers(ts(clock.now())) == [timer]
-        service.store._game_timer = original  # type: ignore[method-assign]
+        assert await service.store.timers.unsent_posts() == []
+        assert await service.store.timers.due_timers(ts(clock.now())) == [timer]
+        service.store.timers.game_timer = original  # type: ignore[method-assign]
         # The next claim (this process restarted, or another) fires it, once.
         clocks = Clocks(service, sleep=clock.sleep)
         await clocks.start()
@@ -211,16 +211,16 @@ async def test_a_crash_between_claim_and_commit_fires_the_timer_again(
 async def test_a_stale_claim_writes_nothing(database: str | Path) -> None:
     store = await Store.open(database)
     try:
-        game = await store.create_game(a_game())
+        game = await store.games.create_game(a_game())
         old = TimerRow("game", game.game_id, game.guild_id, 1.0)  # no such due
         with claiming(old):
-            assert await store.finish_game(game.game_id, Finish("aborted"), at=200.0) is None
-        assert (await store.game(game.game_id)).status == "running"  # type: ignore[union-attr]
+            assert await store.games.finish_game(game.game_id, Finish("aborted"), at=200.0) is None
+        assert (await store.games.game(game.game_id)).status == "running"  # type: ignore[union-attr]
         with claiming(old), pytest.raises(StaleWriteError):
-            await store.record_action(
+            await store.games.record_action(
                 game.game_id, ActionRow(0, "time", 1, None, 200.0), deadline=220.0
             )
-        assert (await store.game(game.game_id)).moves == 0  # type: ignore[union-attr]
+        assert (await store.games.game(game.game_id)).moves == 0  # type: ignore[union-attr]
     finally:
         await store.close()
 
@@ -228,16 +228,18 @@ async def test_a_stale_claim_writes_nothing(database: str | Path) -> None:
 async def test_a_process_claims_only_the_timers_of_its_shards(database: str | Path) -> None:
     store = await Store.open(database)
     try:
-        ours = await store.create_game(a_game(guild_id=GUILD, deadline=150.0))
-        theirs = await store.create_game(a_game(guild_id=SHARD_1_OF_2, deadline=140.0))
-        direct = await store.create_game(a_game(guild_id=1, deadline=130.0))  # the terminal
+        ours = await store.games.create_game(a_game(guild_id=GUILD, deadline=150.0))
+        theirs = await store.games.create_game(a_game(guild_id=SHARD_1_OF_2, deadline=140.0))
+        direct = await store.games.create_game(a_game(guild_id=1, deadline=130.0))  # the terminal
         zero, one = Shards.of(2, [0]), Shards.of(2, [1])
-        assert [t.ref_id for t in await store.due_timers(200.0, shards=zero)] == [
+        assert [t.ref_id for t in await store.timers.due_timers(200.0, shards=zero)] == [
             direct.game_id, ours.game_id,
         ]  # fmt: skip
-        assert [t.ref_id for t in await store.due_timers(200.0, shards=one)] == [theirs.game_id]
-        assert len(await store.due_timers(200.0)) == 3
-        assert await store.next_due(shards=one) == 140.0
+        assert [t.ref_id for t in await store.timers.due_timers(200.0, shards=one)] == [
+            theirs.game_id
+        ]
+        assert len(await store.timers.due_timers(200.0)) == 3
+        assert await store.timers.next_due(shards=one) == 140.0
         assert zero.owns(None) and not zero.owns(SHARD_1_OF_2) and one.owns(SHARD_1_OF_2)
         with pytest.raises(ValueError, match=r"within 0\.\.1"):
             Shards.of(2, [2])
@@ -274,7 +276,7 @@ async def test_a_nearer_deadline_wakes_a_sleeping_claimer(database: str | Path) 
             # timer to the writer's instant (what the other clock would have written).
             await sleeper.store.execute("UPDATE timers SET due = due - 29.6")
             await sleeper.store.execute("UPDATE games SET deadline = deadline - 29.6")
-            sleeper._cache.clear()
+            sleeper.core.forget_all()
             clocks.wake()
         await eventually(lambda: len(fired) == 1, timeout=10)
         assert time.monotonic() - started < 5
@@ -318,7 +320,7 @@ async def test_migration_0008_makes_timers_for_running_games_and_open_challenges
     store = await Store.open(database)
     try:
         assert await store.version() >= 8
-        got = {(t.kind, t.ref_id): (t.guild_id, t.due) for t in await store.timers()}
+        got = {(t.kind, t.ref_id): (t.guild_id, t.due) for t in await store.timers.timers()}
         challenge_id = next(ref for kind, ref in got if kind == "challenge")
         assert got == {
             ("game", 1): (GUILD, 160.0),

@@ -1,0 +1,139 @@
+"""The kinds of timer and of post, in one registry: what fires each timer, and what each
+post of the outbox publishes.
+
+A timer (``bot.storage.timers.TimerKind``) is fired by ``bot.clocks.Clocks`` through its
+entry in ``TIMERS``: the entry reads what is due now and names the use-case that does it and
+the post (``PostKind``) that must follow it. A post left in the outbox by a crash is
+published again by ``bot.outbox.Outbox`` through its entry in ``POSTS``: the event, rebuilt
+from the database. A new kind of timer is one entry here plus its use-case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.games.convert import to_ts
+from bot.games.core import SAME_INSTANT
+from bot.games.errors import NoSuchChallenge, NoSuchGame
+from bot.games.models import ChallengeExpired, ComputerMoved, Event, MoveOutcome, Reminder, TimedOut
+from bot.games.service import GameService
+from bot.storage.rows import PostRow, TimerRow
+from bot.storage.timers import PostKind, TimerKind
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """What a due timer does now: the use-case to run (``run``) and the post it owes."""
+
+    post: PostKind
+    run: Callable[[], Awaitable[object]]
+
+
+Fire = Callable[[GameService, TimerRow, datetime], Awaitable[Firing | None]]
+Rebuild = Callable[[GameService, PostRow], Awaitable[Event | None]]
+
+
+async def _fire_game(service: GameService, timer: TimerRow, now: datetime) -> Firing | None:
+    """A game's clock: its time-out once the deadline has passed, else its reminder; nothing
+    when the game is over or its timer is out of step with it."""
+    game_id = timer.ref_id
+    deadline = await service.running_deadline(game_id=game_id)
+    if deadline is None:
+        return None
+    if to_ts(now) >= to_ts(deadline):
+        return Firing(
+            PostKind.TIME_OUT, lambda: service.time_out(game_id=game_id, deadline=deadline)
+        )
+    if timer.due < to_ts(deadline) - SAME_INSTANT:
+        return Firing(PostKind.REMINDER, lambda: service.remind(game_id=game_id, deadline=deadline))
+    return None  # not due: the row moved on since the timer was read
+
+
+async def _fire_challenge(service: GameService, timer: TimerRow, now: datetime) -> Firing | None:
+    """A challenge's expiry."""
+    return Firing(PostKind.EXPIRED, lambda: service.expire(challenge_id=timer.ref_id))
+
+
+TIMERS: dict[str, Fire] = {
+    TimerKind.GAME: _fire_game,
+    TimerKind.CHALLENGE: _fire_challenge,
+}
+"""What fires each kind of timer."""
+
+
+async def _expired(service: GameService, row: PostRow) -> Event | None:
+    challenge = await service.get_challenge(row.ref_id)
+    return ChallengeExpired(challenge) if challenge.status == "expired" else None
+
+
+async def _reminder(service: GameService, row: PostRow) -> Event | None:
+    view = await service.game(row.ref_id)
+    user_id = view.to_move_id
+    now = service.now()
+    if len(view.game.actions) != row.seq or user_id is None or view.deadline is None:
+        return None  # that turn is over
+    if view.deadline <= now:
+        return None
+    return Reminder(view, user_id, view.deadline, view.deadline - now)
+
+
+async def _action(service: GameService, row: PostRow) -> MoveOutcome:
+    """The outcome of the action a post shows (``row.seq``), as the game is now."""
+    view = await service.game(row.ref_id)
+    actions = view.game.actions
+    seq = row.seq or 0
+    return MoveOutcome(
+        view=view,
+        action=actions[seq - 1] if 0 < seq <= len(actions) else None,
+        placement=None,
+        is_over=not view.is_running,
+        result=view.result,
+        next_user_id=view.to_move_id,
+        deadline=view.deadline,
+        aborted=view.status == "aborted",
+    )
+
+
+async def _time_out(service: GameService, row: PostRow) -> Event | None:
+    return TimedOut(await _action(service, row))
+
+
+async def _computer(service: GameService, row: PostRow) -> Event | None:
+    # The computer's first move of its turn (the dots it played on alone after it are in the
+    # picture, not listed).
+    outcome = await _action(service, row)
+    return ComputerMoved((outcome,)) if outcome.action is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class PostEntry:
+    """A kind of post: the event it delivers, and that event rebuilt from the database (None
+    once it means nothing)."""
+
+    event: type
+    rebuild: Rebuild
+
+
+POSTS: dict[str, PostEntry] = {
+    PostKind.TIME_OUT: PostEntry(TimedOut, _time_out),
+    PostKind.REMINDER: PostEntry(Reminder, _reminder),
+    PostKind.EXPIRED: PostEntry(ChallengeExpired, _expired),
+    PostKind.COMPUTER: PostEntry(ComputerMoved, _computer),
+}
+"""What each kind of post publishes."""
+
+
+async def rebuilt_event(service: GameService, row: PostRow) -> Event | None:
+    """The event of an outbox row, rebuilt from the database; None if it is moot (or of a
+    kind this version does not know).
+
+    Raises:
+        KeyError: an unknown kind.
+    """
+    entry = POSTS[row.kind]
+    try:
+        return await entry.rebuild(service, row)
+    except (NoSuchGame, NoSuchChallenge):
+        return None

@@ -1,0 +1,88 @@
+"""Statements that several repositories run inside one transaction: reading and inserting a
+game, reading a challenge, counting a player's running games and checking their limits."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from sqlalchemy import ColumnElement, Insert, Row, bindparam, func, insert, or_, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage.errors import OverLimitError
+from bot.storage.rows import ChallengeRow, GameRow
+from bot.storage.schema import challenges, games
+
+GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
+CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
+RUNNING = games.c.status == "running"
+_READ_GAME = select(*GAME_COLS).where(games.c.game_id == bindparam("g"))
+
+
+def plays(user_id: int) -> ColumnElement[bool]:
+    """Whether ``user_id`` plays a game (either colour), in SQL."""
+    return or_(games.c.pink_id == user_id, games.c.blue_id == user_id)
+
+
+def as_game(row: Row[Any] | None) -> GameRow | None:
+    return None if row is None else GameRow(*row)
+
+
+async def read_game(conn: AsyncConnection, game_id: int) -> GameRow | None:
+    """A game's row, inside the caller's transaction."""
+    return as_game((await conn.execute(_READ_GAME, {"g": game_id})).first())
+
+
+async def insert_game(conn: AsyncConnection, game: GameRow) -> GameRow:
+    """Insert a game (its id is assigned) inside the caller's transaction; as stored."""
+    values = {f.name: getattr(game, f.name) for f in fields(GameRow)[1:]}
+    stmt: Insert = insert(games).values(values).returning(*GAME_COLS)
+    stored = as_game((await conn.execute(stmt)).first())
+    assert stored is not None
+    return stored
+
+
+async def count_running(conn: AsyncConnection, guild_id: int, user_id: int) -> int:
+    """How many running games ``user_id`` has in a server (inside the caller's transaction)."""
+    found = await conn.scalar(
+        select(func.count()).where(games.c.guild_id == guild_id, RUNNING, plays(user_id))
+    )
+    return int(found or 0)
+
+
+async def check_game_limits(
+    conn: AsyncConnection,
+    game: GameRow,
+    *,
+    user_id: int,
+    max_games: int,
+    max_computer: int,
+    computer_ids: tuple[int, ...],
+) -> None:
+    """Raise ``OverLimitError`` if ``user_id`` has ``max_computer`` running games against one
+    of ``computer_ids`` or ``max_games`` running games in the server of ``game`` (inside the
+    caller's transaction).
+
+    Raises:
+        OverLimitError.
+    """
+    against = or_(games.c.pink_id.in_(computer_ids), games.c.blue_id.in_(computer_ids))
+    computer = select(func.count()).where(
+        games.c.guild_id == game.guild_id, RUNNING, plays(user_id), against
+    )
+    if int(await conn.scalar(computer) or 0) >= max_computer:
+        raise OverLimitError("computer", user_id, max_computer)
+    if await count_running(conn, game.guild_id, user_id) >= max_games:
+        raise OverLimitError("games", user_id, max_games)
+
+
+def as_challenge(row: Row[Any] | None) -> ChallengeRow | None:
+    return None if row is None else ChallengeRow(*row)
+
+
+async def read_challenge(conn: AsyncConnection, challenge_id: int) -> ChallengeRow | None:
+    """A challenge by id, inside the caller's transaction."""
+    found = await conn.execute(
+        select(*CHALLENGE_COLS).where(challenges.c.challenge_id == challenge_id)
+    )
+    return as_challenge(found.first())

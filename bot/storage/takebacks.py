@@ -1,0 +1,110 @@
+"""Takeback requests: each game's latest one and its answer; accepting one takes the game
+back in the same transaction."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage.database import Database
+from bot.storage.errors import RollBack
+from bot.storage.games import GameRepository
+from bot.storage.rows import GameRow, TakebackRow
+from bot.storage.schema import takebacks
+from bot.storage.timer_repository import TimerRepository
+from bot.storage.upsert import upsert
+
+_TAKEBACK_COLS = [takebacks.c[f.name] for f in fields(TakebackRow)]
+
+
+class TakebackRepository:
+    """The ``takebacks`` table (one row per game: its latest request)."""
+
+    def __init__(self, db: Database, *, games: GameRepository, timers: TimerRepository) -> None:
+        self.db = db
+        self.games = games
+        self.timers = timers
+
+    async def takeback(self, game_id: int) -> TakebackRow | None:
+        """A game's latest takeback request, if it ever had one."""
+        async with self.db.reading() as conn:
+            return await _read_takeback(conn, game_id)
+
+    async def ask_takeback(self, row: TakebackRow) -> TakebackRow:
+        """Store a new pending takeback request (replacing the game's earlier one)."""
+        values = {f.name: getattr(row, f.name) for f in fields(TakebackRow)}
+        async with self.db.transaction() as conn:
+            await conn.execute(upsert(self.db.dialect, takebacks, values, keys=["game_id"]))
+            stored = await _read_takeback(conn, row.game_id)
+        assert stored is not None
+        return stored
+
+    async def set_takeback_message(self, game_id: int, message_id: int) -> bool:
+        """Remember the message that shows a game's takeback request; False if it has none."""
+        async with self.db.transaction() as conn:
+            done = await conn.execute(
+                update(takebacks)
+                .where(takebacks.c.game_id == game_id)
+                .values(message_id=message_id)
+                .returning(takebacks.c.game_id)
+            )
+            return done.first() is not None
+
+    async def decline_takeback(self, game_id: int, *, moves: int) -> TakebackRow | None:
+        """Mark the pending request for the position of ``moves`` actions declined; the row,
+        or None if there is no such pending request."""
+        async with self.db.transaction() as conn:
+            return await _answer_takeback(conn, game_id, moves=moves, status="declined")
+
+    async def accept_takeback(
+        self,
+        game_id: int,
+        *,
+        moves: int,
+        keep: int,
+        deadline: float,
+        clock: dict[str, int | None] | None = None,
+    ) -> GameRow | None:
+        """Mark the pending request for ``moves`` actions accepted and take the game back to
+        ``keep`` actions (as ``GameRepository.take_back``), in one transaction; the game as
+        stored, or None (nothing changed) if the request or the game moved on."""
+        try:
+            async with self.db.transaction() as conn:
+                if await _answer_takeback(conn, game_id, moves=moves, status="accepted") is None:
+                    return None
+                stored = await self.games.take_back_in(
+                    conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
+                )
+                if stored is None:
+                    raise RollBack  # the game moved on: the request stays as it was
+                await self.timers.game_timer(conn, stored)
+                return stored
+        except RollBack:
+            return None
+
+
+async def _read_takeback(conn: AsyncConnection, game_id: int) -> TakebackRow | None:
+    row = (
+        await conn.execute(select(*_TAKEBACK_COLS).where(takebacks.c.game_id == game_id))
+    ).first()
+    return None if row is None else TakebackRow(*row)
+
+
+async def _answer_takeback(
+    conn: AsyncConnection, game_id: int, *, moves: int, status: str
+) -> TakebackRow | None:
+    row = (
+        await conn.execute(
+            update(takebacks)
+            .where(
+                takebacks.c.game_id == game_id,
+                takebacks.c.moves == moves,
+                takebacks.c.status == "pending",
+            )
+            .values(status=status)
+            .returning(*_TAKEBACK_COLS)
+        )
+    ).first()
+    return None if row is None else TakebackRow(*row)
