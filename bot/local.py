@@ -45,12 +45,8 @@ from bot.games import (
     is_computer,
 )
 from bot.i18n import (
-    COLOURS,
-    LEVELS,
     LOCALES,
     N_,
-    RULES,
-    STARTS,
     Text,
     _,
     locale_from_environment,
@@ -58,6 +54,7 @@ from bot.i18n import (
     translate,
     words,
 )
+from bot.option_words import described
 from bot.pictures import game_gif, game_png
 from engine import (
     Colour,
@@ -210,14 +207,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-_DESCRIPTIONS: dict[type, dict[str, str]] = {
-    Rules: RULES,
-    Start: STARTS,
-    Level: LEVELS,
-    Colour: COLOURS,
-}
-
-
 def _say(message: Text) -> str:
     """``message`` in the terminal's language (for --help, before --lang is read)."""
     return translate(locale_from_environment(), message)
@@ -227,9 +216,9 @@ def _described(options: type[Rules | Start | Level | Colour]) -> str:
     """The choices with what each means, for --help: ``"easy: takes what it is given; ..."``.
     argparse formats help with %, so a literal % is doubled."""
     locale = locale_from_environment()
-    meanings = _DESCRIPTIONS[options]
     return "; ".join(
-        f"{o.value}: {translate(locale, meanings.get(o.value, o.description))}" for o in options
+        f"{option.value}: {translate(locale, entry.description)}"
+        for option, entry in described(options)
     ).replace("%", "%%")
 
 
@@ -247,7 +236,7 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
         try:
             check_options(width, height, args.rules or Rules.STANDARD, args.start)
         except OptionError as error:
-            reason = translate(locale_from_environment(), text.engine_message(error))
+            reason = translate(locale_from_environment(), text.error_message(error))
             raise ValueError(f"--start {args.start}: {reason}") from None
     return LocalOptions(
         size=size,
@@ -554,12 +543,12 @@ class LocalGame:
         except Refusal as refusal:
             self.write(self.t(_(SORRY, reason=refusal.render(self.locale))))
         except ValueError as error:
-            self.write(self.t(_(SORRY, reason=self.t(text.engine_message(error)))))
+            self.write(self.t(_(SORRY, reason=self.t(text.error_message(error)))))
         return True
 
     def _confirm_end(self, view: GameView, mover: Player) -> bool:
         game = view.game
-        preview = game.stop_preview(mover) if game.rules == "grounding" else None
+        preview = game.stop_preview(mover) if game.rules is Rules.GROUNDING else None
         self.write(text.end_confirmation(game, mover, preview, locale=self.locale))
         if preview is not None:
             if not preview.allowed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import DotsError
-from engine.game import Action, Game
+from engine.game import Action, ActionKind, Game
 from engine.point import Player, Point
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -63,11 +63,11 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
     nodes = [";" + "".join(head)]
     for action in record.actions:
         colour = _COLOUR[action.player]
-        if action.kind == "dot" and action.point is not None:
+        if action.kind == ActionKind.DOT and action.point is not None:
             nodes.append(f";{colour}[{_point_code(action.point, height)}]")
-        elif action.kind == "end":
+        elif action.kind == ActionKind.END:
             nodes.append(f";{colour}[]")
-        elif action.kind == "time":
+        elif action.kind == ActionKind.TIME:
             nodes.append(f";{colour}[]XT[]")
         # A resignation is the RE property: it is always the last action.
     return "(" + "".join(nodes) + ")"
@@ -128,7 +128,7 @@ def loads(text: str) -> Game:
                     if not game.is_over:
                         game.apply(action)
         if resigned is not None and not game.is_over:
-            game.apply(Action("resign", resigned))
+            game.apply(Action(ActionKind.RESIGN, resigned))
     except SgfError:
         raise
     except ValueError as error:
@@ -140,8 +140,8 @@ def _action(key: str, value: str, timed_out: bool, height: int) -> Action:
     player = _PLAYER[key]
     code = value.split(".", 1)[0].strip()
     if not code:
-        return Action("time" if timed_out else "end", player)
-    return Action("dot", player, _code_point(code, height))
+        return Action(ActionKind.TIME if timed_out else ActionKind.END, player)
+    return Action(ActionKind.DOT, player, _code_point(code, height))
 
 
 def _size(value: str) -> tuple[int, int]:

@@ -51,6 +51,7 @@ from bot.cogs.posts import (
     respond,
 )
 from bot.cogs.starts import post_game_start
+from bot.error_words import board_message
 from bot.games import (
     Challenge,
     GameChanged,
@@ -61,8 +62,8 @@ from bot.games import (
     NotYourTurn,
     Refusal,
 )
-from bot.i18n import N_, SOURCE, _, engine_message, translate
-from engine import InvalidPointError, Point, describe_board
+from bot.i18n import N_, SOURCE, _, translate
+from engine import InvalidPointError, Point
 
 log = logging.getLogger(__name__)
 
@@ -547,7 +548,7 @@ def check_move(interaction: discord.Interaction[Any], view: GameView, point: str
                 "{example} ({board})",
                 shown=f"`{shown}`" if shown else N_("An empty name"),
                 example=example,
-                board=engine_message(describe_board(board.width, board.height)),
+                board=board_message(board.width, board.height),
             )
         ) from None
     board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]

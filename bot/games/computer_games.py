@@ -112,7 +112,7 @@ class ComputerCases(ChallengeCases, PlayCases):
         try:
             computer = computer_id(level)
         except ValueError as error:
-            raise OptionOutOfRange(str(error)) from None
+            raise OptionOutOfRange(error) from None
         colour = options.colour
         if colour == "random":
             colour = "pink" if self._rng.random() < 0.5 else "blue"

@@ -19,10 +19,11 @@ from bot.games import convert
 from bot.games.convert import to_dt, to_ts
 from bot.games.errors import GameOver, NoSuchGame, NotYourGame
 from bot.games.models import ClockChange, Event, GuildSettings
-from bot.i18n import N_, REASONS, Message, _
+from bot.i18n import N_, Message, _
+from bot.option_words import name_of
 from bot.storage import Store
 from bot.storage.rows import GameRow
-from engine import Game, Player, Result
+from engine import EndReason, Game, Player, Result
 
 log = logging.getLogger(__name__)
 
@@ -293,7 +294,7 @@ def over_message(row: GameRow) -> Message:
 
 def result_message(result: Result) -> Message:
     """``result.describe()`` (the engine's English) as a catalogue sentence."""
-    why = Message(REASONS.get(result.reason, result.reason))
+    why = Message(name_of(result.reason, EndReason))
     if result.winner is None:
         return _("Draw {pink}–{blue} ({why})", pink=result.pink, blue=result.blue, why=why)
     winner = Message(N_("Pink") if result.winner is Player.PINK else N_("Blue"))

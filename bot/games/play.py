@@ -14,6 +14,7 @@ from bot.games.errors import (
     NoSuchGame,
     NotYourTurn,
     TooLateToAbort,
+    refusal_of,
 )
 from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
@@ -22,7 +23,7 @@ from bot.i18n import N_, _
 from bot.ratings import rate_stored
 from bot.storage.rows import ActionRow, Finish, StickerRow
 from bot.storage.store import StaleWriteError
-from engine import Action, DotsError, GameOverError, NotYourTurnError, Placement, Player
+from engine import Action, DotsError, Placement, Player
 
 
 class PlayCases(ServiceCore):
@@ -153,7 +154,7 @@ class PlayCases(ServiceCore):
             try:
                 placement = live.game.place(point, colour)
             except DotsError as error:
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
             return await self._commit(live, live.game.actions[-1], placement)
 
     async def end(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
@@ -172,7 +173,7 @@ class PlayCases(ServiceCore):
             try:
                 live.game.end(colour)
             except DotsError as error:
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
             return await self._commit(live, live.game.actions[-1], None)
 
     async def resign(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
@@ -189,7 +190,7 @@ class PlayCases(ServiceCore):
             try:
                 live.game.resign(colour)
             except DotsError as error:
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
             return await self._commit(live, live.game.actions[-1], None)
 
     @staticmethod
@@ -319,11 +320,3 @@ def _check_moves(live: Live, moves: int | None) -> None:
     """
     if moves is not None and len(live.game.actions) != moves:
         raise GameChanged(N_("the game moved on since you were asked"))
-
-
-def _refusal(error: DotsError) -> Exception:
-    if isinstance(error, GameOverError):
-        return GameOver(str(error))
-    if isinstance(error, NotYourTurnError):
-        return NotYourTurn(str(error))
-    return IllegalMove(str(error))

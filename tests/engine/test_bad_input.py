@@ -53,7 +53,7 @@ def _refused(game: Game, action: Callable[[], object], error: type[Exception]) -
 def test_malformed_point(text: str) -> None:
     game = _game()
     message = _refused(game, lambda: game.place(text), InvalidPointError)
-    assert not isinstance(InvalidPointError(), IllegalMoveError)
+    assert not issubclass(InvalidPointError, IllegalMoveError)
     assert "is not a point" in message
     assert "like B7" in message and BOARD in message
 
