@@ -98,13 +98,13 @@ class LocalOptions:
     """What `dots-bot local` was asked for; None where an option was not given."""
 
     size: tuple[int, int] | None = None
-    rules: str | None = None
-    start: str | None = None
+    rules: Rules | None = None
+    start: Start | None = None
     database: str = "dots.sqlite3"
     out: Path = Path("dots-pictures")
     new: bool = False
-    computer: str | None = None
-    colour: str | None = None
+    computer: Level | None = None
+    colour: Colour | None = None
     locale: str | None = None  # None: the terminal's (LANG, LC_MESSAGES)
 
     @property
@@ -226,7 +226,8 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
     """LocalOptions from parsed arguments.
 
     Raises:
-        ValueError: a start that does not fit on the board (the engine's reason).
+        ValueError: a start that does not fit on the board (the engine's reason), or an option
+            that names no choice (argparse refuses those first).
     """
     size = args.size if isinstance(args.size, tuple) else None
     if isinstance(args.size, str):  # a size given as text by a caller that skipped argparse
@@ -240,13 +241,13 @@ def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
             raise ValueError(f"--start {args.start}: {reason}") from None
     return LocalOptions(
         size=size,
-        rules=args.rules,
-        start=args.start,
+        rules=None if args.rules is None else Rules.parse(args.rules),
+        start=None if args.start is None else Start.parse(args.start),
         database=args.db or database,
         out=Path(args.out),
         new=args.new,
-        computer=args.computer,
-        colour=args.colour,
+        computer=None if args.computer is None else Level.parse(args.computer),
+        colour=None if args.colour is None else Colour.parse(args.colour),
         locale=getattr(args, "lang", None),
     )
 
@@ -444,10 +445,10 @@ class LocalGame:
         options = GameOptions(
             width=self.options.width,
             height=self.options.height,
-            rules=self.options.rules or "standard",
-            start=self.options.start or "empty",
+            rules=Rules(self.options.rules or Rules.STANDARD),
+            start=Start(self.options.start or Start.EMPTY),
             clock=MAX_CLOCK,  # nobody times out at a shared keyboard
-            colour=(self.options.colour or "pink") if self.computer else "pink",  # type: ignore[arg-type]
+            colour=Colour(self.options.colour or Colour.PINK) if self.computer else Colour.PINK,
             rated=False,
         )
         if self.options.computer is not None:

@@ -12,6 +12,7 @@ import re
 
 from engine.errors import DotsError
 from engine.game import Action, ActionKind, Game
+from engine.options import Rules, Start
 from engine.point import Player, Point
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -44,7 +45,7 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
     height = game.height
     head = [f"FF[4]GM[40]CA[UTF-8]AP[dots-discord:1]SZ[{game.width}:{height}]"]
     head.append(f"RU[{game.rules}]")
-    if game.start != "empty":
+    if game.start is not Start.EMPTY:
         head.append(f"XS[{game.start}]")
     if pink:
         head.append(f"PW[{_escape(pink)}]")
@@ -103,8 +104,8 @@ def loads(text: str) -> Game:
     if game_type != "40":
         raise SgfError(f"GM[{game_type}] is not a game of Dots (GM[40])")
     width, height = _size(root.get("SZ", ["39:32"])[0])
-    rules = "grounding" if root.get("RU", [""])[0] == "grounding" else "standard"
-    start = root.get("XS", ["empty"])[0]
+    rules = Rules.GROUNDING if root.get("RU", [""])[0] == Rules.GROUNDING else Rules.STANDARD
+    start = root.get("XS", [Start.EMPTY])[0]
     setup: list[tuple[Player, Point]] = []
     for key, player in (("AW", Player.PINK), ("AB", Player.BLUE)):
         setup.extend((player, _code_point(code, height)) for code in root.get(key, []))
@@ -113,7 +114,7 @@ def loads(text: str) -> Game:
             width,
             height,
             rules=rules,
-            start=start if setup or start == "empty" else "empty",
+            start=start if setup or start == Start.EMPTY else Start.EMPTY,
             start_dots=tuple(setup),
             any_size=True,
         )
