@@ -135,7 +135,7 @@ def assert_clean(shown: str) -> None:
         assert bad not in shown, shown
 
 
-async def test_issue10_item16_one_ctrl_c_saves_the_game_and_exits(
+async def test_one_ctrl_c_saves_the_game_and_exits(
     terminal: type[Terminal], tmp_path: Path
 ) -> None:
     session = terminal(["local", "--size", "5x5"])
@@ -150,7 +150,7 @@ async def test_issue10_item16_one_ctrl_c_saves_the_game_and_exits(
     assert await saved_games(tmp_path) == [(1, 1, 2, ["Pink C3"])]
 
 
-async def test_issue10_item16_ctrl_d_and_a_ctrl_c_at_a_confirmation_leave_the_same_way(
+async def test_ctrl_d_and_a_ctrl_c_at_a_confirmation_leave_the_same_way(
     terminal: type[Terminal], tmp_path: Path
 ) -> None:
     session = terminal(["local", "--size", "5x5"])
@@ -174,7 +174,7 @@ async def test_issue10_item16_ctrl_d_and_a_ctrl_c_at_a_confirmation_leave_the_sa
     assert await saved_games(tmp_path) == [(1, 1, 2, ["Pink C3"])]  # nobody resigned
 
 
-async def test_issue10_item16_ctrl_c_against_the_computer_and_while_it_thinks(
+async def test_ctrl_c_against_the_computer_and_while_it_thinks(
     terminal: type[Terminal], tmp_path: Path
 ) -> None:
     # At the prompt, with the computer's worker process idle (it gets the SIGINT too).
@@ -202,7 +202,7 @@ async def test_issue10_item16_ctrl_c_against_the_computer_and_while_it_thinks(
     assert len(actions) == 4 and actions[2] == "Pink B2"  # the computer's reply was stored
 
 
-async def test_issue10_item17_plain_local_offers_the_computer_game_and_describes_it(
+async def test_plain_local_offers_the_computer_game_and_describes_it(
     terminal: type[Terminal], tmp_path: Path
 ) -> None:
     session = terminal(["local", "--size", "5x5", "--computer", "easy", "--colour", "blue"])
@@ -229,7 +229,7 @@ async def test_issue10_item17_plain_local_offers_the_computer_game_and_describes
     assert_clean(session.output)
 
 
-async def test_issue10_item17_options_that_contradict_the_saved_game_are_not_offered_it(
+async def test_options_that_contradict_the_saved_game_are_not_offered_it(
     terminal: type[Terminal], tmp_path: Path
 ) -> None:
     session = terminal(["local", "--size", "5x5"])
@@ -251,7 +251,7 @@ async def test_issue10_item17_options_that_contradict_the_saved_game_are_not_off
     assert [game_id for game_id, *_ in await saved_games(tmp_path)] == [1, 2]
 
 
-async def test_issue10_item18_the_terminal_shows_no_markdown_and_counts_of_one_read_well(
+async def test_the_terminal_shows_no_markdown_and_counts_of_one_read_well(
     terminal: type[Terminal],
 ) -> None:
     # Pink's C3 is the one dot not linked to the edge: stopping would hand it over and lose.
@@ -287,7 +287,7 @@ async def test_issue10_item18_the_terminal_shows_no_markdown_and_counts_of_one_r
     ],
     ids=["start-too-big", "size-too-small", "size-malformed"],
 )
-def test_issue10_item19_bad_options_are_usage_errors_of_dots_bot_local(
+def test_bad_options_are_usage_errors_of_dots_bot_local(
     terminal: type[Terminal], tmp_path: Path, args: list[str], message: str
 ) -> None:
     session = terminal(["local", *args])

@@ -89,6 +89,6 @@ def test_a_draw_is_a_sentence_too() -> None:
     assert text.turn_line(game, NAMES) == "Draw 0–0 (both ended)."
 
 
-def test_issue10_item18_a_record_of_one_game_reads_in_the_singular() -> None:
+def test_a_record_of_one_game_reads_in_the_singular() -> None:
     assert text.record_line(games=1, wins=1, losses=0, draws=0) == "1 game: 1 won, 0 lost, 0 drawn"
     assert text.record_line(games=2, wins=1, losses=1, draws=0).startswith("2 games:")

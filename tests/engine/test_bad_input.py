@@ -1,4 +1,4 @@
-"""Bad input (issue 2, "Must show" 4): each refusal has its own error and changes nothing."""
+"""Bad input: each refusal has its own error and changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game options from one source (issue 11 item 3): the enums, their descriptions and one check."""
+"""Game options from one source: the enums, their descriptions and one check."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What points, boards and games show of themselves (issue 11 item 6)."""
+"""What points, boards and games show of themselves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The situations players argue about (issue 2, "Must show" 1), beyond the worked cases."""
+"""The situations players argue about, beyond the worked cases."""
 
 from __future__ import annotations
 

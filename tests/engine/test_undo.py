@@ -1,4 +1,4 @@
-"""Taking moves back (issue 11 item 5): ``Game.pop`` and ``Board.undo`` by journal.
+"""Taking moves back: ``Game.pop`` and ``Board.undo`` by journal.
 
 Random games are pushed to their end, then popped one action at a time; after every pop the
 game must be exactly the game replayed from the shortened record, down to the engine's arrays.

@@ -1,4 +1,4 @@
-"""The game clock's times in the picture's header (issue 13 item 4): drawn after each score,
+"""The game clock's times in the picture's header: drawn after each score,
 only in the header, and the rest of the picture unchanged."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The header line of each picture names what it shows (issue 10 item 21): the winner by name,
+"""The header line of each picture names what it shows: the winner by name,
 the move a replay frame shows, and a stop's preview as a preview."""
 
 from __future__ import annotations

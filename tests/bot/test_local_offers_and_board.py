@@ -1,4 +1,4 @@
-"""Issue 10, items 17-20, in-process: which saved game the terminal offers, its words (plurals,
+"""In-process: which saved game the terminal offers, its words (plurals,
 no markdown), the board's legend and last-move mark, and what the repository ships."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from tests.bot.test_local import run
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# Item 17: offer exactly what the saved message promises, and nothing that contradicts options.
+# Offer exactly what the saved message promises, and nothing that contradicts options.
 
 
-async def test_issue10_item17_several_saved_games_are_listed_and_chosen_by_number(
+async def test_several_saved_games_are_listed_and_chosen_by_number(
     tmp_path: Path,
 ) -> None:
     await run(tmp_path, ["A1", "quit"], size=(5, 5))
@@ -43,7 +43,7 @@ async def test_issue10_item17_several_saved_games_are_listed_and_chosen_by_numbe
     assert "New local game #3: 10×10, standard rules, start: empty" in printed
 
 
-async def test_issue10_item17_a_level_or_colour_that_contradicts_the_saved_game(
+async def test_a_level_or_colour_that_contradicts_the_saved_game(
     tmp_path: Path,
 ) -> None:
     await run_computer(tmp_path, ["E5", "quit"], computer="easy", size=(5, 5))
@@ -66,7 +66,7 @@ async def test_issue10_item17_a_level_or_colour_that_contradicts_the_saved_game(
     assert script.prompts == ["Pink> "] and "not offered" not in printed
 
 
-def test_issue10_item17_options_left_out_do_not_restrict_the_offer() -> None:
+def test_options_left_out_do_not_restrict_the_offer() -> None:
     options = LocalOptions()
     assert (options.size, options.rules, options.start, options.computer, options.colour) == (
         None,
@@ -92,17 +92,17 @@ def test_the_command_line_choices_are_the_engine_options() -> None:
     assert Level.HARD.description in " ".join(parser.format_help().split())
 
 
-# Item 18: one place that knows plurals; no Discord markdown in the terminal.
+# One place that knows plurals; no Discord markdown in the terminal.
 
 
 @pytest.mark.parametrize(
     ("n", "shown"), [(0, "0 dots"), (1, "1 dot"), (2, "2 dots"), (21, "21 dots")]
 )
-def test_issue10_item18_plural_chooses_the_form_by_the_count(n: int, shown: str) -> None:
+def test_plural_chooses_the_form_by_the_count(n: int, shown: str) -> None:
     assert text.plural(n, "{n} dot", "{n} dots") == shown
 
 
-def test_issue10_item18_counts_of_one_in_the_shared_sentences() -> None:
+def test_counts_of_one_in_the_shared_sentences() -> None:
     game = Game(7, 7, rules="grounding")
     for point in ("A4", "G1", "B4", "G2", "C4", "G3", "D4", "G4", "D5", "G5", "F6", "A1"):
         game.place(point)
@@ -130,11 +130,11 @@ def test_issue10_item18_counts_of_one_in_the_shared_sentences() -> None:
         ("10*10 and 2 * 3", "10*10 and 2 * 3"),
     ],
 )
-def test_issue10_item18_plain_strips_discord_emphasis_only(written: str, shown: str) -> None:
+def test_plain_strips_discord_emphasis_only(written: str, shown: str) -> None:
     assert text.plain(written) == shown
 
 
-async def test_issue10_item18_everything_the_terminal_prints_is_plain(tmp_path: Path) -> None:
+async def test_everything_the_terminal_prints_is_plain(tmp_path: Path) -> None:
     pink = ["C3", "A5", "B5", "C5", "D5"]
     blue = ["A1", "B1", "C1", "D1", "E1"]
     moves = [m for pair in zip(pink, blue, strict=True) for m in pair]
@@ -146,10 +146,10 @@ async def test_issue10_item18_everything_the_terminal_prints_is_plain(tmp_path: 
     assert "1 of your dots is not grounded" in printed
 
 
-# Item 20: the board's legend and last move; help, README, .gitignore, the rules in the repo.
+# The board's legend and last move; help, README, .gitignore, the rules in the repo.
 
 
-def test_issue10_item20_the_board_marks_the_last_dot_and_keeps_its_columns() -> None:
+def test_the_board_marks_the_last_dot_and_keeps_its_columns() -> None:
     game = Game(28, 5)
     game.place("C3")
     game.place("AB1")
@@ -163,7 +163,7 @@ def test_issue10_item20_the_board_marks_the_last_dot_and_keeps_its_columns() -> 
     assert text.last_dot(Game(5, 5)) is None
 
 
-def test_issue10_item20_the_legend_names_every_symbol_of_the_board() -> None:
+def test_the_legend_names_every_symbol_of_the_board() -> None:
     symbols = set("".join(Game(5, 5).board.picture().split())) | set("PBpb+-")
     legend = text.BOARD_LEGEND
     for symbol in sorted(symbols):
@@ -171,7 +171,7 @@ def test_issue10_item20_the_legend_names_every_symbol_of_the_board() -> None:
     assert "[ ]" in legend
 
 
-async def test_issue10_item20_every_board_in_the_terminal_has_the_legend_and_the_mark(
+async def test_every_board_in_the_terminal_has_the_legend_and_the_mark(
     tmp_path: Path,
 ) -> None:
     _, printed, _ = await run(tmp_path, ["C3", "D4", "board", "quit"], size=(5, 5))
@@ -180,7 +180,7 @@ async def test_issue10_item20_every_board_in_the_terminal_has_the_legend_and_the
     assert "4 . . .[B]." in printed and "3 . .[P]. ." in printed
 
 
-def test_issue10_item20_help_and_the_readme_list_every_command() -> None:
+def test_help_and_the_readme_list_every_command() -> None:
     commands = re.findall(r"^  (\w+)", HELP, re.MULTILINE)
     assert "undo" in commands and "quit" in commands
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -190,19 +190,19 @@ def test_issue10_item20_help_and_the_readme_list_every_command() -> None:
             assert f"`{command}`" in section, command
 
 
-def test_issue10_item20_the_pictures_folder_is_ignored_by_git() -> None:
+def test_the_pictures_folder_is_ignored_by_git() -> None:
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
     assert f"{LocalOptions().out.as_posix()}/" in ignored
 
 
-def test_issue10_item20_the_rules_in_the_repository_are_the_specification() -> None:
+def test_the_rules_in_the_repository_are_the_specification() -> None:
     spec = ROOT.parent / "shared" / "RULES.md"
     if not spec.exists():
         pytest.skip(f"no specification beside this clone ({spec}) to compare docs/RULES.md with")
     assert (ROOT / "docs" / "RULES.md").read_bytes() == spec.read_bytes()
 
 
-def test_issue10_item20_the_readme_links_only_files_a_clone_has() -> None:
+def test_the_readme_links_only_files_a_clone_has() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     targets = re.findall(r"\]\(([^)#]+)\)", readme)
     local = [t for t in targets if not re.match(r"\w+:", t)]
