@@ -80,36 +80,34 @@ def error_message(error: BaseException) -> Text:
     return _option_message(error)
 
 
+# How to write a point, by the mistake made and whether the board is known (then named).
+_HOW_TO_WRITE = {
+    (PointMistake.ROW_DIGITS, True): N_(
+        "{shown} is not a point: write the row number with the digits 0-9, like B7 ({board})"
+    ),
+    (PointMistake.ROW_DIGITS, False): N_(
+        "{shown} is not a point: write the row number with the digits 0-9, like B7"
+    ),
+    (PointMistake.LETTER_AND_NUMBER, True): N_(
+        "{shown} is not a point: a point is a column letter and a row number, like B7 ({board})"
+    ),
+    (PointMistake.LETTER_AND_NUMBER, False): N_(
+        "{shown} is not a point: a point is a column letter and a row number, like B7"
+    ),
+}
+
+
 def _point_message(error: InvalidPointError) -> Text:
     if error.mistake is PointMistake.NOT_A_NAME:
         return _("{shown} is not a point name", shown=error.text)
     if error.mistake is PointMistake.NOT_A_PAIR:
         return _("{shown} is not a point: name one like B7", shown=error.text)
     shown: Text = f"`{error.text}`" if error.text else Message(N_("An empty name"))
-    board = error.board
-    if error.mistake is PointMistake.ROW_DIGITS:
-        if board and all(board):
-            return _(
-                "{shown} is not a point: write the row number with the digits 0-9, like B7 "
-                "({board})",
-                shown=shown,
-                board=board_message(*board),
-            )
-        return _(
-            "{shown} is not a point: write the row number with the digits 0-9, like B7",
-            shown=shown,
-        )
-    if board and all(board):
-        return _(
-            "{shown} is not a point: a point is a column letter and a row number, like B7 "
-            "({board})",
-            shown=shown,
-            board=board_message(*board),
-        )
-    return _(
-        "{shown} is not a point: a point is a column letter and a row number, like B7",
-        shown=shown,
-    )
+    board = error.board if error.board and all(error.board) else None
+    fields: dict[str, Text] = {"shown": shown}
+    if board is not None:
+        fields["board"] = board_message(*board)
+    return Message(_HOW_TO_WRITE[error.mistake, board is not None], fields)
 
 
 def _option_message(error: BaseException) -> Text:
