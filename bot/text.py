@@ -174,14 +174,19 @@ def _start_words(start: Start | str, locale: str) -> str:
 
 
 def describe_game_options(
-    options: GameOptions, locale: str = SOURCE, *, with_takebacks: bool = True
+    options: GameOptions,
+    locale: str = SOURCE,
+    *,
+    with_takebacks: bool = True,
+    server_clock: timedelta | None = None,
 ) -> str:
     """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated,
     no takebacks"``: the one description of a game (a challenge, a rematch, a start).
 
-    A game clock is shown instead of the move clock when there is one, the server's default
-    clock when neither is set; ``with_takebacks=False`` leaves out whether takebacks are allowed
-    (a game against the computer, where ``/undo`` is said instead).
+    A game clock is shown instead of the move clock when there is one; when neither is set,
+    ``server_clock`` (the server's default move clock) or else "server's default clock".
+    ``with_takebacks=False`` leaves out whether takebacks are allowed (a game against the
+    computer, where ``/undo`` is said instead).
     """
     parts = _board_and_rules(options.width, options.height, options.rules, locale)
     if options.start != Start.EMPTY:
@@ -197,10 +202,10 @@ def describe_game_options(
                 ),
             )
         )
-    elif options.clock is None:
+    elif (move_clock := options.clock or server_clock) is None:
         parts.append(translate(locale, N_("server's default clock")))
     else:
-        duration = format_duration(options.clock, locale=locale)
+        duration = format_duration(move_clock, locale=locale)
         parts.append(translate(locale, _("{clock} a move", clock=duration)))
     parts.append(translate(locale, N_("rated") if options.rated else N_("unrated")))
     if with_takebacks:

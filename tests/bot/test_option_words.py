@@ -100,6 +100,13 @@ def test_a_game_on_a_game_clock_is_described_with_its_game_clock() -> None:
     assert "zegar gry 5+5" in text.describe_game_options(view.options, "pl")
     plain = text.describe_game_options(computer_view(None).options, "en", with_takebacks=False)
     assert plain == "10×10, standard rules, 1 min a move, unrated"
+    # A challenge that leaves the clock to the server names the server's clock when told it.
+    challenge = GameOptions()
+    assert "server's default clock" in text.describe_game_options(challenge)
+    named = text.describe_game_options(challenge, server_clock=timedelta(minutes=2))
+    assert named == "10×10, standard rules, 2 min a move, rated, no takebacks"
+    game_clock = GameOptions(game_clock=GameClock.parse("5+5"))
+    assert "game clock 5+5" in text.describe_game_options(game_clock, server_clock=timedelta(1))
 
 
 def test_a_game_view_reads_its_status_as_an_enum_equal_to_the_stored_text() -> None:
