@@ -23,7 +23,6 @@ import functools
 import gettext
 import io
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -31,6 +30,7 @@ from typing import Any
 
 from babel.messages import mofile, pofile
 
+from bot.option_words import REASONS, RULES
 from renderer.words import Words
 
 SOURCE = "en"
@@ -178,7 +178,7 @@ def words(locale: str) -> Words:
         blue=say(N_("Blue")),
         wins=say(N_("{winner} wins {won}–{lost} ({why})")),
         draw=say(N_("Draw {pink}–{blue} ({why})")),
-        reasons={reason: say(text) for reason, text in REASONS.items()},
+        reasons={reason: say(entry.name) for reason, entry in REASONS.items()},
         to_move=say(N_("{mover} to move")),
         to_move_ended=say(N_("{mover} to move ({other} has ended)")),
         with_clock=say(N_("{line}, {clock}")),
@@ -188,77 +188,20 @@ def words(locale: str) -> Words:
         dots=functools.partial(counted, language, "{n} dot", "{n} dots"),
         replay_start=say(N_("Start: {moves}, {rules}")),
         moves=functools.partial(counted, language, "{n} move", "{n} moves"),
-        rules={rules: say(text) for rules, text in RULE_NAMES.items()},
+        rules={rules: say(entry.in_a_game) for rules, entry in RULES.items()},
         replay_move=say(N_("Move {move} of {total}")),
         ended_one=say(N_("{line} · {name} ended")),
         ended_both=say(N_("{line} · {first} and {second} ended")),
     )
 
 
-# The engine's option words (engine.options), translated here: the engine speaks English.
-REASONS = {
-    "ended": N_("both ended"),
-    "resigned": N_("resignation"),
-    "time": N_("time ran out"),
-    "board full": N_("the board is full"),
-    "stop": N_("a stop"),
-}
-RULE_NAMES = {"standard": N_("standard rules"), "grounding": N_("grounding rules")}
-RULES = {
-    "standard": N_("end and let the other play on"),
-    "grounding": N_("a stop hands over ungrounded dots"),
-}
-STARTS = {
-    "empty": N_("an empty board"),
-    "cross": N_("one cross in the centre"),
-    "double-cross": N_("two crosses side by side in the centre"),
-    "triple-cross": N_("three crosses in the centre"),
-    "four-crosses": N_("four crosses at random in the central half"),
-}
-COLOURS = {
-    "pink": N_("Pink (moves first)"),
-    "blue": N_("Blue"),
-    "random": N_("a random colour"),
-}
-LEVELS = {
-    "easy": N_("takes what it is given"),
-    "medium": N_("sees your threats coming"),
-    "hard": N_("thinks longer (up to 2 s a move)"),
-}
-
-# The starts by name, as the choices and the games' descriptions show them.
-START_NAMES = {
-    "empty": N_("empty"),
-    "cross": N_("cross"),
-    "double-cross": N_("double-cross"),
-    "triple-cross": N_("triple-cross"),
-    "four-crosses": N_("four-crosses"),
-}
-# The option names as slash-command choices show them (their values stay English).
-CHOICE_NAMES = (
-    N_("standard"),
-    N_("grounding"),
-    *START_NAMES.values(),
-    N_("easy"),
-    N_("medium"),
-    N_("hard"),
-    N_("random"),
-    N_("pink (moves first)"),
-    N_("blue"),
-)
-
-# Descriptions of the commands defined in bot/cogs/{play,buttons,starts,computer,options}.py,
-# marked here until those modules mark them themselves (issue 14, second phase).
+# Descriptions of the commands defined in bot/cogs/{play,buttons,starts,computer}.py,
+# marked here because those modules pass them to discord.py as plain strings.
 COMMAND_TEXTS = (
     N_("Show a game's current picture"),
     N_("Game number (default: this thread's game or your only game)"),
     N_("Challenge someone to a game of Dots"),
     N_("Who you want to play"),
-    N_("Board size (default 10x10)"),
-    N_("Standard (default) or grounding rules"),
-    N_("Starting position (default: empty board)"),
-    N_("Time for each move (default: the server's default clock)"),
-    N_("Your colour (Pink moves first; default random)"),
     N_("Whether the game counts for the leaderboard (default yes)"),
     N_("End: you make no more moves (asks first)"),
     N_("Game number, if you play several"),
@@ -270,8 +213,6 @@ COMMAND_TEXTS = (
     N_("How strong the computer plays (default medium)"),
     N_("Resign a game (asks first)"),
     N_("Take back your last move and the computer's reply"),
-    N_("A game clock instead: total minutes + seconds a move, e.g. 5+5, 10+0, 3d+1d"),
-    N_("Allow takebacks by consent (default: only in unrated games)"),
     N_("A player's sticker book"),
     N_("Whose book (default: yours)"),
     N_("Ask your opponent to take back your last move"),
@@ -286,49 +227,3 @@ def dots(n: int) -> Message:
 def moves(n: int) -> Message:
     """``"1 move"``, ``"5 moves"``."""
     return ngettext("{n} move", "{n} moves", n)
-
-
-# The engine's messages (it speaks English) as catalogue entries: each is matched whole, its
-# fields read back and themselves translated when they are engine words (a colour, a board).
-ENGINE_MESSAGES = (
-    N_("{point} is already taken"),
-    N_("{point} is inside a base: nobody may play there"),
-    N_("{point} is off the board: {board}"),
-    N_("columns are A–{last}, rows 1–{height}"),
-    N_("{shown} is not a point: name one like B7"),
-    N_("{shown} is not a point name"),
-    N_("{shown} is not a point: write the row number with the digits 0-9, like B7 ({board})"),
-    N_("{shown} is not a point: write the row number with the digits 0-9, like B7"),
-    N_("{shown} is not a point: a point is a column letter and a row number, like B7 ({board})"),
-    N_("{shown} is not a point: a point is a column letter and a row number, like B7"),
-    N_("An empty name"),
-    N_("the game is over"),
-    N_("it is {mover}'s turn, not {player}'s"),
-    N_("a stop is allowed once you have placed {n} dots (you have placed {placed})"),
-    N_("stops are part of the grounding rules only"),
-    N_("{shown} is not a {noun}: choose {choices}"),
-    N_("rule set"),
-    N_("start position"),
-    N_("colour"),
-    N_("level"),
-    N_("{shown} is not a board size: write it like 20x20"),
-    N_("{shown} is not a board size: write the numbers with the digits 0-9, like 20x20"),
-    N_("a board is {smallest} to {largest} points wide and high; {size} is not"),
-    N_("four crosses do not fit on a {width}x{height} board: choose a bigger board"),
-)
-_ENGINE_PATTERNS = [
-    (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(msgid))), msgid)
-    for msgid in ENGINE_MESSAGES
-]
-
-
-def engine_message(error: Exception | str) -> Text:
-    """An engine error's English message as a catalogue entry (the text itself when it is none
-    of the known ones)."""
-    message = str(error)
-    for pattern, msgid in _ENGINE_PATTERNS:
-        match = pattern.fullmatch(message)
-        if match is not None:
-            fields = {key: engine_message(value) for key, value in match.groupdict().items()}
-            return Message(msgid, fields) if fields else msgid
-    return message

@@ -13,27 +13,33 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
+from bot.error_words import error_message
 from bot.games.computer import COMPUTER_NAMES
 from bot.games.game_clock import ClockState, GameClock, describe_left
 from bot.games.models import GameOptions
-from bot.i18n import (
-    N_,
-    REASONS,
-    RULE_NAMES,
-    SOURCE,
-    START_NAMES,
-    Text,
-    _,
-    engine_message,
-    ngettext,
-    translate,
+from bot.i18n import N_, SOURCE, Text, _, ngettext, translate
+from bot.option_words import name_of
+from engine import (
+    ActionKind,
+    Board,
+    EndReason,
+    Game,
+    NoStopsError,
+    Placement,
+    Player,
+    Point,
+    Result,
+    Rules,
+    Start,
+    StopNotAllowedError,
+    StopPreview,
+    column_name,
 )
-from engine import Board, Game, Placement, Player, Point, Result, StopPreview, column_name
 from engine.game import STOP_MIN_DOTS
 
 Names = Mapping[Player, str]
 
-__all__ = ["engine_message"]  # the adapters' way to the engine's words, with the rest here
+__all__ = ["error_message"]  # the adapters' way to the engine's words, with the rest here
 
 
 def plural(n: int, one: str, many: str, *, locale: str = SOURCE) -> str:
@@ -157,62 +163,55 @@ def capture_line(placement: Placement | None, *, locale: str = SOURCE) -> str:
     return " ".join(parts)
 
 
-def describe_options(
-    *,
-    width: int,
-    height: int,
-    rules: str,
-    start: str,
-    clock: timedelta | None,
-    rated: bool,
+def _board_and_rules(width: int, height: int, rules: Rules | str, locale: str) -> list[str]:
+    """The size and rules of a game, ``["10×10", "standard rules"]``, in ``locale``."""
+    return [f"{width}×{height}", translate(locale, name_of(rules, Rules))]
+
+
+def _start_words(start: Start | str, locale: str) -> str:
+    """``"start: cross"`` in ``locale``."""
+    return translate(locale, _("start: {start}", start=translate(locale, name_of(start, Start))))
+
+
+def describe_game_options(
+    options: GameOptions,
     locale: str = SOURCE,
-    game_clock: GameClock | None = None,
-    takebacks: bool | None = None,
+    *,
+    with_takebacks: bool = True,
+    server_clock: timedelta | None = None,
 ) -> str:
-    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated"``
-    (a game clock instead of the move clock when there is one; takebacks when told)."""
-    parts = [f"{width}×{height}", translate(locale, RULE_NAMES.get(rules, rules))]
-    if start != "empty":
-        name = translate(locale, START_NAMES.get(start, start))
-        parts.append(translate(locale, _("start: {start}", start=name)))
-    if game_clock is not None:
+    """A game's settings in one line, e.g. ``"10×10, standard rules, 1 min a move, rated,
+    no takebacks"``: the one description of a game (a challenge, a rematch, a start).
+
+    A game clock is shown instead of the move clock when there is one; when neither is set,
+    ``server_clock`` (the server's default move clock) or else "server's default clock".
+    ``with_takebacks=False`` leaves out whether takebacks are allowed (a game against the
+    computer, where ``/undo`` is said instead).
+    """
+    parts = _board_and_rules(options.width, options.height, options.rules, locale)
+    if options.start != Start.EMPTY:
+        parts.append(_start_words(options.start, locale))
+    if options.game_clock is not None:
         parts.append(
             translate(
                 locale,
                 _(
                     "game clock {name} ({description})",
-                    name=game_clock.name,
-                    description=clock_description(game_clock, locale),
+                    name=options.game_clock.name,
+                    description=clock_description(options.game_clock, locale),
                 ),
             )
         )
-    elif clock is None:
+    elif (move_clock := options.clock or server_clock) is None:
         parts.append(translate(locale, N_("server's default clock")))
     else:
-        duration = format_duration(clock, locale=locale)
+        duration = format_duration(move_clock, locale=locale)
         parts.append(translate(locale, _("{clock} a move", clock=duration)))
-    parts.append(translate(locale, N_("rated") if rated else N_("unrated")))
-    if takebacks is not None:
-        parts.append(
-            translate(locale, N_("takebacks allowed") if takebacks else N_("no takebacks"))
-        )
+    parts.append(translate(locale, N_("rated") if options.rated else N_("unrated")))
+    if with_takebacks:
+        allowed = options.allows_takebacks
+        parts.append(translate(locale, N_("takebacks allowed") if allowed else N_("no takebacks")))
     return ", ".join(parts)
-
-
-def describe_game_options(options: GameOptions, locale: str = SOURCE) -> str:
-    """``describe_options`` of the options a game is asked for (a challenge, a rematch),
-    with its game clock and takebacks."""
-    return describe_options(
-        width=options.width,
-        height=options.height,
-        rules=options.rules,
-        start=options.start,
-        clock=options.clock,
-        rated=options.rated,
-        game_clock=options.game_clock,
-        takebacks=options.allows_takebacks,
-        locale=locale,
-    )
 
 
 # -- takebacks and game clocks ---
@@ -268,7 +267,7 @@ def turn_line(game: Game, names: Names, *, left: str = "", locale: str = SOURCE)
 
 def describe_result(result: Result, *, locale: str = SOURCE) -> str:
     """The result without names: ``"Pink wins 5–3 (both ended)"``, ``"Draw 0–0 (a stop)"``."""
-    why = translate(locale, REASONS.get(result.reason, result.reason))
+    why = translate(locale, name_of(result.reason, EndReason))
     if result.winner is None:
         return translate(
             locale, _("Draw {pink}–{blue} ({why})", pink=result.pink, blue=result.blue, why=why)
@@ -308,15 +307,15 @@ def action_line(game: Game, names: Names, *, locale: str = SOURCE) -> str:
         who = names[action.player]
     elif names[action.player] not in (who, action.player.label):
         who += f" ({names[action.player]})"
-    if action.kind == "dot" and action.point is not None:
+    if action.kind == ActionKind.DOT and action.point is not None:
         captured = capture_line(game.last_placement, locale=locale)
         plays = translate(locale, _("{who} plays {point}.", who=who, point=action.point.name))
         return plays + (f" {captured}" if captured else "")
-    if action.kind == "resign":
+    if action.kind == ActionKind.RESIGN:
         return translate(locale, _("{who} resigns.", who=who))
     handed = len(game.handed_over)
-    if action.kind == "time":
-        if game.rules == "grounding":
+    if action.kind == ActionKind.TIME:
+        if game.rules is Rules.GROUNDING:
             return translate(
                 locale,
                 ngettext(
@@ -327,7 +326,7 @@ def action_line(game: Game, names: Names, *, locale: str = SOURCE) -> str:
                 ),
             )
         return translate(locale, _("{who} ran out of time and has ended.", who=who))
-    if game.rules == "grounding":
+    if game.rules is Rules.GROUNDING:
         return translate(
             locale,
             ngettext(
@@ -360,7 +359,7 @@ def end_confirmation(
     game: Game, player: Player, preview: StopPreview | None = None, *, locale: str = SOURCE
 ) -> str:
     """What ending means under the game's rules, for a confirmation prompt."""
-    if game.rules != "grounding":
+    if game.rules is not Rules.GROUNDING:
         if player.opponent in game.ended:
             return translate(
                 locale, N_("End? Your opponent has already ended, so this finishes the game.")
@@ -374,7 +373,7 @@ def end_confirmation(
         )
     preview = preview or game.stop_preview(player)
     if not preview.allowed:
-        reason = translate(locale, stop_reason(preview.reason))
+        reason = translate(locale, stop_reason(preview.refusal))
         return translate(locale, _("You cannot stop yet: {reason}.", reason=reason))
     text = translate(
         locale,
@@ -395,17 +394,16 @@ def end_confirmation(
     return text
 
 
-def stop_reason(reason: str) -> Text:
-    """The engine's reason a stop is not allowed (English), as a catalogue entry."""
-    if reason.startswith("a stop is allowed once"):
-        return ngettext(
-            "a stop is allowed once you have placed {n} dot",
-            "a stop is allowed once you have placed {n} dots",
-            STOP_MIN_DOTS,
-        )
-    if reason == "stops are part of the grounding rules only":
+def stop_reason(refusal: StopNotAllowedError | None) -> Text:
+    """Why a stop is not allowed yet (a stop preview's ``refusal``), as a catalogue entry."""
+    if isinstance(refusal, NoStopsError):
         return N_("stops are part of the grounding rules only")
-    return reason
+    needed = refusal.needed if refusal is not None else STOP_MIN_DOTS
+    return ngettext(
+        "a stop is allowed once you have placed {n} dot",
+        "a stop is allowed once you have placed {n} dots",
+        needed,
+    )
 
 
 def record_line(*, games: int, wins: int, losses: int, draws: int, locale: str = SOURCE) -> str:
@@ -473,7 +471,7 @@ def board_text(board: Board, *, last: Point | None = None) -> str:
 def last_dot(game: Game) -> Point | None:
     """The point of the last dot placed (by either player), None before the first."""
     for action in reversed(game.actions):
-        if action.kind == "dot" and action.point is not None:
+        if action.kind == ActionKind.DOT and action.point is not None:
             return action.point
     return None
 
@@ -483,15 +481,8 @@ def describe_local_game(
 ) -> str:
     """A terminal game in one line: ``"5×5, grounding rules, start: cross, you (Blue) against
     Computer (easy), 1 move so far"``; ``opponent`` is how to name who plays against whom."""
-    parts = [
-        f"{game.width}×{game.height}",
-        translate(locale, RULE_NAMES.get(game.rules, game.rules)),
-        translate(
-            locale,
-            _("start: {start}", start=translate(locale, START_NAMES.get(game.start, game.start))),
-        ),
-    ]
-    parts.append(opponent)
+    parts = _board_and_rules(game.width, game.height, game.rules, locale)
+    parts += [_start_words(game.start, locale), opponent]
     if moves:
         parts.append(
             translate(locale, ngettext("{n} move so far", "{n} moves so far", len(game.actions)))

@@ -7,13 +7,20 @@ from engine.errors import (
     IllegalMoveError,
     InsideBaseError,
     InvalidPointError,
+    NoStopsError,
     NotYourTurnError,
     OccupiedError,
     OffBoardError,
     OptionError,
+    PointMistake,
+    SizeFormatError,
+    SizeRangeError,
+    StartFitError,
     StopNotAllowedError,
+    UnknownOptionError,
 )
-from engine.game import Action, Game, Record, Result, StopPreview
+from engine.game import Action, ActionKind, Game, Record, Result, StopPreview
+from engine.names import column_name, describe_board
 from engine.options import (
     MAX_SIZE,
     MIN_SIZE,
@@ -24,7 +31,7 @@ from engine.options import (
     Start,
     check_size,
 )
-from engine.point import NAMED_SIZES, Player, Point, column_name, describe_board, parse_size
+from engine.point import NAMED_SIZES, Player, Point, parse_size
 from engine.starts import check_options, start_dots
 
 __all__ = [
@@ -32,6 +39,7 @@ __all__ = [
     "MIN_SIZE",
     "NAMED_SIZES",
     "Action",
+    "ActionKind",
     "Base",
     "Board",
     "Colour",
@@ -43,6 +51,7 @@ __all__ = [
     "InsideBaseError",
     "InvalidPointError",
     "Level",
+    "NoStopsError",
     "NotYourTurnError",
     "OccupiedError",
     "OffBoardError",
@@ -50,12 +59,17 @@ __all__ = [
     "Placement",
     "Player",
     "Point",
+    "PointMistake",
     "Record",
     "Result",
     "Rules",
+    "SizeFormatError",
+    "SizeRangeError",
     "Start",
+    "StartFitError",
     "StopNotAllowedError",
     "StopPreview",
+    "UnknownOptionError",
     "check_options",
     "check_size",
     "column_name",

@@ -21,9 +21,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from engine.errors import InsideBaseError, InvalidPointError, OccupiedError, OffBoardError
+from engine.errors import (
+    InsideBaseError,
+    InvalidPointError,
+    OccupiedError,
+    OffBoardError,
+    PointMistake,
+)
 from engine.options import check_size
-from engine.point import Player, Point, describe_board
+from engine.point import Player, Point
 from engine.rings import CORNERS, RUN_STARTS, claim, closed_rings, geometry, ring_around
 
 _BASES_MADE = -(1 << 40)  # a mark in the journal that is no ~index
@@ -134,13 +140,10 @@ class Board:
         if isinstance(point, str):
             return Point.parse(point, self.width, self.height)
         if not isinstance(point, tuple) or len(point) != 2:
-            raise InvalidPointError(f"{point!r} is not a point: name one like B7")
+            raise InvalidPointError(repr(point), PointMistake.NOT_A_PAIR)
         point = Point(*point)
         if not point.is_on(self.width, self.height):
-            shown = point.name if point.x >= 0 and point.y >= 0 else f"({point.x}, {point.y})"
-            raise OffBoardError(
-                f"{shown} is off the board: {describe_board(self.width, self.height)}"
-            )
+            raise OffBoardError(point, self.width, self.height)
         return point
 
     def index(self, point: Point) -> int:
@@ -299,9 +302,9 @@ class Board:
         point = self.point(point)
         i = self.index(point)
         if self._dot[i]:
-            raise OccupiedError(f"{point.name} is already taken")
+            raise OccupiedError(point)
         if self._owner[i]:
-            raise InsideBaseError(f"{point.name} is inside a base: nobody may play there")
+            raise InsideBaseError(point)
         before = (self._score[1], self._score[2])
         made = self.place_index(i, Player(player))
         captured = sorted(

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.board import Board, Placement
-from engine.errors import GameOverError, NotYourTurnError, StopNotAllowedError
+from engine.errors import GameOverError, NoStopsError, NotYourTurnError, StopNotAllowedError
 from engine.options import EndReason, Rules, Start, check_size
 from engine.point import Player, Point
 from engine.starts import check_options
 from engine.starts import start_dots as starting_dots
 
-ActionKind = Literal["dot", "end", "resign", "time"]
+
+class ActionKind(enum.StrEnum):
+    """The kinds of action a game record holds (rule 10.1); the values are what is stored."""
+
+    DOT = "dot"
+    END = "end"  # an end, or a stop under grounding rules
+    RESIGN = "resign"
+    TIME = "time"  # the clock's verdict: the player to move ran out of time
+
+
+# A kind may still be given by its value ("dot"): it compares equal to the member.
+ActionKindName = Literal["dot", "end", "resign", "time"]
 
 STOP_MIN_DOTS = 5
 
@@ -21,14 +33,14 @@ STOP_MIN_DOTS = 5
 class Action:
     """One entry of a game record (rule 10.1): a dot, an end, a resignation or a time-out."""
 
-    kind: ActionKind
+    kind: ActionKind | ActionKindName
     player: Player
     point: Point | None = None
 
     def __str__(self) -> str:
-        if self.kind == "dot" and self.point is not None:
+        if self.kind == ActionKind.DOT and self.point is not None:
             return f"{self.player.label} {self.point.name}"
-        return f"{self.player.label} {self.kind}"
+        return f"{self.player.label} {self.kind!s}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +60,9 @@ class Record:
         on a long game, on the bot's event loop)."""
         dots = tuple((int(player), point.x, point.y) for player, point in self.start_dots)
         actions = tuple(
-            (a.kind, int(a.player), -1, -1)
+            (str(a.kind), int(a.player), -1, -1)
             if a.point is None
-            else (a.kind, int(a.player), *a.point)
+            else (str(a.kind), int(a.player), *a.point)
             for a in self.actions
         )
         return _unpickle_record, (self.width, self.height, self.rules.value, self.start.value,
@@ -63,7 +75,7 @@ def _unpickle_record(  # noqa: PLR0917 (pickle passes them by position)
     rules: str,
     start: str,
     dots: tuple[tuple[int, int, int], ...],
-    actions: tuple[tuple[ActionKind, int, int, int], ...],
+    actions: tuple[tuple[ActionKindName, int, int, int], ...],
 ) -> Record:
     """The record ``Record.__reduce__`` pickled."""
     return Record(
@@ -72,7 +84,10 @@ def _unpickle_record(  # noqa: PLR0917 (pickle passes them by position)
         Rules(rules),
         Start(start),
         tuple((Player(p), Point(x, y)) for p, x, y in dots),
-        tuple(Action(kind, Player(p), None if x < 0 else Point(x, y)) for kind, p, x, y in actions),
+        tuple(
+            Action(ActionKind(kind), Player(p), None if x < 0 else Point(x, y))
+            for kind, p, x, y in actions
+        ),
     )
 
 
@@ -108,7 +123,8 @@ class StopPreview:
     pink: int
     blue: int
     allowed: bool
-    reason: str = ""
+    reason: str = ""  # why a stop is not allowed, in English ("" when it is)
+    refusal: StopNotAllowedError | None = None  # the same as an error, for its fields
 
     @property
     def loses(self) -> bool:
@@ -314,11 +330,8 @@ class Game:
         """
         mover = self._require_turn(player)
         if self.rules is Rules.GROUNDING and self._state.placed[mover] < STOP_MIN_DOTS:
-            raise StopNotAllowedError(
-                f"a stop is allowed once you have placed {STOP_MIN_DOTS} dots "
-                f"(you have placed {self._state.placed[mover]})"
-            )
-        self.apply(Action("end", mover))
+            raise StopNotAllowedError(STOP_MIN_DOTS, self._state.placed[mover])
+        self.apply(Action(ActionKind.END, mover))
 
     def resign(self, player: Player) -> None:
         """``player`` resigns (rule 6.4): the game is over and the opponent wins.
@@ -327,8 +340,8 @@ class Game:
             GameOverError: the game is over.
         """
         if self.is_over:
-            raise GameOverError("the game is over")
-        self.apply(Action("resign", Player(player)))
+            raise GameOverError
+        self.apply(Action(ActionKind.RESIGN, Player(player)))
 
     def time_out(self) -> None:
         """The player to move ran out of time (rule 7.2): they have ended (or stopped).
@@ -337,7 +350,7 @@ class Game:
             GameOverError: the game is over.
         """
         mover = self._require_turn()
-        self.apply(Action("time", mover))
+        self.apply(Action(ActionKind.TIME, mover))
 
     def stop_preview(self, player: Player | None = None) -> StopPreview:
         """What a stop by ``player`` (default: the player to move) would do now (rule 8.2)."""
@@ -345,13 +358,17 @@ class Game:
         dots = tuple(self.board.ungrounded(mover))
         scores = {p: self.score(p) for p in Player}
         scores[mover.opponent] += len(dots)
-        allowed, reason = True, ""
+        refusal: StopNotAllowedError | None = None
+        reason = ""
         if self.rules is not Rules.GROUNDING:
-            allowed, reason = False, "stops are part of the grounding rules only"
+            refusal = NoStopsError()
+            reason = str(refusal)
         elif self._state.placed[mover] < STOP_MIN_DOTS:
-            allowed = False
+            refusal = StopNotAllowedError(STOP_MIN_DOTS, self._state.placed[mover])
             reason = f"a stop is allowed once you have placed {STOP_MIN_DOTS} dots"
-        return StopPreview(mover, dots, scores[Player.PINK], scores[Player.BLUE], allowed, reason)
+        return StopPreview(
+            mover, dots, scores[Player.PINK], scores[Player.BLUE], refusal is None, reason, refusal
+        )
 
     def apply(self, action: Action) -> Placement | None:
         """Apply one recorded action without the turn check (for replays and imports, where
@@ -362,26 +379,26 @@ class Game:
             DotsError: a dot that rule 2.2 forbids.
         """
         if self.is_over:
-            raise GameOverError("the game is over")
+            raise GameOverError
         state = self._state
         player = action.player
-        if action.kind == "dot":
+        if action.kind == ActionKind.DOT:
             if action.point is None:
                 raise ValueError("a dot action needs a point")
             return self._place(self.board.point(action.point), player)
         self._journal.append(self._saved())
         self._actions.append(action)
-        if action.kind == "resign":
+        if action.kind == ActionKind.RESIGN:
             self._finish(EndReason.RESIGNED, winner=player.opponent)
-        elif self.rules is Rules.GROUNDING and action.kind in ("end", "time"):
+        elif self.rules is Rules.GROUNDING and action.kind in (ActionKind.END, ActionKind.TIME):
             handed = tuple(self.board.ungrounded(player))
             state.handed_over = handed
             state.bonus[player.opponent] += len(handed)
-            self._finish(EndReason.STOP if action.kind == "end" else EndReason.TIME)
+            self._finish(EndReason.STOP if action.kind == ActionKind.END else EndReason.TIME)
         else:
             state.ended.add(player)
             if len(state.ended) == 2:
-                self._finish(EndReason.ENDED if action.kind == "end" else EndReason.TIME)
+                self._finish(EndReason.ENDED if action.kind == ActionKind.END else EndReason.TIME)
             else:
                 state.to_move = player.opponent
         return None
@@ -400,7 +417,7 @@ class Game:
         action = self._actions.pop()
         saved = self._journal.pop()
         state = self._state
-        if action.kind == "dot":
+        if action.kind == ActionKind.DOT:
             self.board.undo()
             state.placed[action.player] -= 1
         state.to_move, ended, state.result, pink, blue, state.handed_over = saved[:6]
@@ -425,11 +442,11 @@ class Game:
 
     def _require_turn(self, player: Player | None = None) -> Player:
         if self.is_over:
-            raise GameOverError("the game is over")
+            raise GameOverError
         mover = self._state.to_move
         assert mover is not None
         if player is not None and player is not mover:
-            raise NotYourTurnError(f"it is {mover.label}'s turn, not {Player(player).label}'s")
+            raise NotYourTurnError(mover, Player(player))
         return mover
 
     def _place(self, point: Point, player: Player) -> Placement:
@@ -437,7 +454,7 @@ class Game:
         placement = self.board.place(point, player)
         state = self._state
         self._journal.append(saved)
-        self._actions.append(Action("dot", player, point))
+        self._actions.append(Action(ActionKind.DOT, player, point))
         state.placed[player] += 1
         state.last_placement = placement
         if player.opponent not in state.ended:

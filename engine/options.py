@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from typing import Self
 
-from engine.errors import OptionError
+from engine.errors import SizeRangeError, UnknownOptionError
 
 MIN_SIZE = 5
 MAX_SIZE = 52
@@ -40,13 +40,12 @@ class _Option(enum.StrEnum):
         """The option named ``text`` (any case, spaces around ignored).
 
         Raises:
-            OptionError: no option of this kind has that name.
+            UnknownOptionError: no option of this kind has that name.
         """
         try:
             return cls(str(text).strip().lower())
         except ValueError:
-            shown = str(text).strip()[:30]
-            raise OptionError(f"`{shown}` is not a {cls.noun()}: choose {cls.choices()}") from None
+            raise UnknownOptionError(cls, str(text).strip()[:30]) from None
 
 
 class Rules(_Option):
@@ -166,9 +165,7 @@ def check_size(width: int, height: int, smallest: int = MIN_SIZE) -> None:
     """Refuse a board size outside rule 1.1 (``smallest`` lowers the minimum for analysis).
 
     Raises:
-        OptionError: the size is out of range.
+        SizeRangeError: the size is out of range.
     """
     if not (smallest <= width <= MAX_SIZE and smallest <= height <= MAX_SIZE):
-        raise OptionError(
-            f"a board is {MIN_SIZE} to {MAX_SIZE} points wide and high; {width}x{height} is not"
-        )
+        raise SizeRangeError(width, height, MIN_SIZE, MAX_SIZE)

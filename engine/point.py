@@ -7,7 +7,13 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from engine.errors import InvalidPointError, OffBoardError, OptionError
+from engine.errors import (
+    InvalidPointError,
+    OffBoardError,
+    PointMistake,
+    SizeFormatError,
+)
+from engine.names import column_index, column_name
 from engine.options import check_size
 
 _NAME = re.compile(r"([A-Za-z]{1,2})\s*([0-9]{1,3})", re.ASCII)
@@ -60,26 +66,6 @@ class Player(enum.IntEnum):
             raise ValueError(f"{text!r} is not a player: say pink or blue") from None
 
 
-def column_name(x: int) -> str:
-    """The letters of 0-based column ``x``: A..Z, then AA, AB, ... as in a spreadsheet."""
-    if x < 26:
-        return chr(65 + x)
-    return chr(64 + x // 26) + chr(65 + x % 26)
-
-
-def column_index(letters: str) -> int:
-    """The 0-based column of ``letters`` (``"A"`` is 0, ``"AA"`` is 26)."""
-    letters = letters.upper()
-    if len(letters) == 1:
-        return ord(letters) - 65
-    return (ord(letters[0]) - 64) * 26 + ord(letters[1]) - 65
-
-
-def describe_board(width: int, height: int) -> str:
-    """``"columns are A–J, rows 1–10"``: what the points of a board are called."""
-    return f"columns are A–{column_name(width - 1)}, rows 1–{height}"
-
-
 class Point(NamedTuple):
     """A point: ``x`` is the column from the left, ``y`` the row from the bottom, both 0-based."""
 
@@ -114,24 +100,19 @@ class Point(NamedTuple):
             OffBoardError: the point is not on the board of the given size.
         """
         if not isinstance(text, str):
-            raise InvalidPointError(f"{text!r} is not a point name")
+            raise InvalidPointError(repr(text), PointMistake.NOT_A_NAME)
         cleaned = normalise(text)
         match = _NAME.fullmatch(cleaned)
         if match is None or int(match.group(2)) == 0:
-            shown = f"`{cleaned[:20]}`" if cleaned else "An empty name"
-            hint = f" ({describe_board(width, height)})" if width and height else ""
-            if _foreign_digits(cleaned):
-                raise InvalidPointError(
-                    f"{shown} is not a point: write the row number with the digits 0-9, "
-                    f"like B7{hint}"
-                )
-            raise InvalidPointError(
-                f"{shown} is not a point: a point is a column letter and a row number, "
-                f"like B7{hint}"
+            mistake = (
+                PointMistake.ROW_DIGITS
+                if _foreign_digits(cleaned)
+                else PointMistake.LETTER_AND_NUMBER
             )
+            raise InvalidPointError(cleaned[:20], mistake, width, height)
         point = cls(column_index(match.group(1)), int(match.group(2)) - 1)
         if width is not None and height is not None and not point.is_on(width, height):
-            raise OffBoardError(f"{point.name} is off the board: {describe_board(width, height)}")
+            raise OffBoardError(point, width, height)
         return point
 
     def is_on(self, width: int, height: int) -> bool:
@@ -155,17 +136,13 @@ def parse_size(text: str) -> tuple[int, int]:
     The text is normalised as point names are (``normalise``); digits must then be 0-9.
 
     Raises:
-        OptionError: not a size, or out of range.
+        SizeFormatError: not a size.
+        SizeRangeError: out of range.
     """
     cleaned = normalise(text or "")
     match = _SIZE.fullmatch(cleaned)
     if match is None:
-        if _foreign_digits(cleaned):
-            raise OptionError(
-                f"`{cleaned[:20]}` is not a board size: write the numbers with the digits 0-9, "
-                "like 20x20"
-            )
-        raise OptionError(f"`{cleaned[:20]}` is not a board size: write it like 20x20")
+        raise SizeFormatError(cleaned[:20], foreign_digits=_foreign_digits(cleaned))
     width, height = int(match.group(1)), int(match.group(2))
     check_size(width, height)
     return width, height

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from engine.errors import DotsError
-from engine.game import Action, Game
+from engine.game import Action, ActionKind, Game
+from engine.options import Rules, Start
 from engine.point import Player, Point
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -44,7 +45,7 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
     height = game.height
     head = [f"FF[4]GM[40]CA[UTF-8]AP[dots-discord:1]SZ[{game.width}:{height}]"]
     head.append(f"RU[{game.rules}]")
-    if game.start != "empty":
+    if game.start is not Start.EMPTY:
         head.append(f"XS[{game.start}]")
     if pink:
         head.append(f"PW[{_escape(pink)}]")
@@ -63,11 +64,11 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
     nodes = [";" + "".join(head)]
     for action in record.actions:
         colour = _COLOUR[action.player]
-        if action.kind == "dot" and action.point is not None:
+        if action.kind == ActionKind.DOT and action.point is not None:
             nodes.append(f";{colour}[{_point_code(action.point, height)}]")
-        elif action.kind == "end":
+        elif action.kind == ActionKind.END:
             nodes.append(f";{colour}[]")
-        elif action.kind == "time":
+        elif action.kind == ActionKind.TIME:
             nodes.append(f";{colour}[]XT[]")
         # A resignation is the RE property: it is always the last action.
     return "(" + "".join(nodes) + ")"
@@ -103,8 +104,8 @@ def loads(text: str) -> Game:
     if game_type != "40":
         raise SgfError(f"GM[{game_type}] is not a game of Dots (GM[40])")
     width, height = _size(root.get("SZ", ["39:32"])[0])
-    rules = "grounding" if root.get("RU", [""])[0] == "grounding" else "standard"
-    start = root.get("XS", ["empty"])[0]
+    rules = Rules.GROUNDING if root.get("RU", [""])[0] == Rules.GROUNDING else Rules.STANDARD
+    start = root.get("XS", [Start.EMPTY])[0]
     setup: list[tuple[Player, Point]] = []
     for key, player in (("AW", Player.PINK), ("AB", Player.BLUE)):
         setup.extend((player, _code_point(code, height)) for code in root.get(key, []))
@@ -113,7 +114,7 @@ def loads(text: str) -> Game:
             width,
             height,
             rules=rules,
-            start=start if setup or start == "empty" else "empty",
+            start=start if setup or start == Start.EMPTY else Start.EMPTY,
             start_dots=tuple(setup),
             any_size=True,
         )
@@ -128,7 +129,7 @@ def loads(text: str) -> Game:
                     if not game.is_over:
                         game.apply(action)
         if resigned is not None and not game.is_over:
-            game.apply(Action("resign", resigned))
+            game.apply(Action(ActionKind.RESIGN, resigned))
     except SgfError:
         raise
     except ValueError as error:
@@ -140,8 +141,8 @@ def _action(key: str, value: str, timed_out: bool, height: int) -> Action:
     player = _PLAYER[key]
     code = value.split(".", 1)[0].strip()
     if not code:
-        return Action("time" if timed_out else "end", player)
-    return Action("dot", player, _code_point(code, height))
+        return Action(ActionKind.TIME if timed_out else ActionKind.END, player)
+    return Action(ActionKind.DOT, player, _code_point(code, height))
 
 
 def _size(value: str) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 
-from engine.errors import OptionError
+from engine.errors import StartFitError
 from engine.options import Rules, Start, check_size
 from engine.point import Player, Point
 
@@ -34,7 +34,8 @@ def start_dots(
     ``four-crosses`` draws its crosses with ``random.Random(seed)``.
 
     Raises:
-        OptionError: an unknown start, or four crosses that do not fit on the board.
+        UnknownOptionError: an unknown start.
+        StartFitError: four crosses that do not fit on the board.
     """
     start = Start.parse(start)
     if start is Start.EMPTY:
@@ -78,9 +79,7 @@ def _four_crosses(width: int, height: int, rng: random.Random) -> tuple[tuple[Pl
 
     found = extend([], 0)
     if found is None:
-        raise OptionError(
-            f"four crosses do not fit on a {width}x{height} board: choose a bigger board"
-        )
+        raise StartFitError(Start.FOUR_CROSSES, width, height)
     dots: list[tuple[Player, Point]] = []
     for x, y in found:
         dots.extend(_placed(_CROSS, x, y, height))
@@ -96,21 +95,21 @@ def check_options(
     answer for each start and size is remembered, so asking again costs nothing.
 
     Raises:
-        OptionError: the size is out of range, or the rules or start are unknown or do not fit.
+        OptionError: the size is out of range (``SizeRangeError``), the rules or start are
+            unknown (``UnknownOptionError``) or the start does not fit (``StartFitError``).
     """
     check_size(width, height)
     chosen_rules, chosen_start = Rules.parse(rules), Start.parse(start)
-    problem = _start_problem(chosen_start, width, height)
-    if problem:
-        raise OptionError(problem)
+    if not _start_fits(chosen_start, width, height):
+        raise StartFitError(chosen_start, width, height)
     return chosen_rules, chosen_start
 
 
 @functools.lru_cache(maxsize=512)
-def _start_problem(start: Start, width: int, height: int) -> str:
-    """Why ``start`` cannot be set up on this board, or "" when it can."""
+def _start_fits(start: Start, width: int, height: int) -> bool:
+    """Whether ``start`` can be set up on this board."""
     try:
         start_dots(start, width, height, seed=0)
-    except OptionError as error:
-        return str(error)
-    return ""
+    except StartFitError:
+        return False
+    return True

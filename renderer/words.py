@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from engine import EndReason, Player, Result
+from engine import EndReason, Player, Result, Rules
 
 Names = tuple[str, str]
 
@@ -24,7 +24,9 @@ def _moves(n: int) -> str:
     return "1 move" if n == 1 else f"{n} moves"
 
 
-_REASONS: Mapping[str, str] = {reason.value: reason.description for reason in EndReason}
+# The engine's own English; the bot's catalogue (bot.option_words) says them in other languages.
+_REASONS: Mapping[EndReason, str] = {reason: reason.description for reason in EndReason}
+_RULES: Mapping[Rules, str] = {Rules.STANDARD: "standard rules", Rules.GROUNDING: "grounding rules"}
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Words:
     blue: str = "Blue"
     wins: str = "{winner} wins {won}–{lost} ({why})"
     draw: str = "Draw {pink}–{blue} ({why})"
-    reasons: Mapping[str, str] = field(default_factory=lambda: dict(_REASONS))
+    reasons: Mapping[EndReason, str] = field(default_factory=lambda: dict(_REASONS))
     to_move: str = "{mover} to move"
     to_move_ended: str = "{mover} to move ({other} has ended)"
     with_clock: str = "{line}, {clock}"
@@ -46,9 +48,7 @@ class Words:
     dots: Callable[[int], str] = _dots
     replay_start: str = "Start: {moves}, {rules}"
     moves: Callable[[int], str] = _moves
-    rules: Mapping[str, str] = field(
-        default_factory=lambda: {"standard": "standard rules", "grounding": "grounding rules"}
-    )
+    rules: Mapping[Rules, str] = field(default_factory=lambda: dict(_RULES))
     replay_move: str = "Move {move} of {total}"
     ended_one: str = "{line} · {name} ended"
     ended_both: str = "{line} · {first} and {second} ended"
@@ -102,7 +102,7 @@ def replay_line(  # noqa: PLR0917 (the pieces of one line)
     total: int,
     names: Names,
     ended: frozenset[Player],
-    rules: str,
+    rules: Rules,
     words: Words = ENGLISH,
 ) -> str:
     """A replay frame's line: ``"Move 12 of 27"``; ``"Start: 27 moves, standard rules"``

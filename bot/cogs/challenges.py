@@ -29,7 +29,8 @@ from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.starts import post_game_start, start_against_computer
 from bot.games import Challenge, GameView, NotYourChallenge, Refusal
 from bot.games.computer import DEFAULT_LEVEL
-from bot.i18n import COLOURS, N_, SOURCE, _, translate
+from bot.i18n import N_, SOURCE, _, translate
+from bot.option_words import words_of
 from engine import Colour
 
 log = logging.getLogger(__name__)
@@ -215,7 +216,7 @@ def challenge_text(challenge: Challenge, clock: str, locale: str = SOURCE) -> st
     default = translate(locale, N_("server's default clock"))
     a_move = translate(locale, _("{clock} a move", clock=clock))
     settings = text.describe_game_options(options, locale).replace(default, a_move)
-    colour = translate(locale, COLOURS.get(options.colour, Colour(options.colour).description))
+    colour = translate(locale, words_of(Colour(options.colour)).description)
     if challenge.opponent_id is None:
         message = _(
             "<@{challenger}> challenges anyone here to Dots ({settings}; the challenger plays "

@@ -25,9 +25,10 @@ from bot.cogs.names import mention, picture_names
 from bot.cogs.posts import answer, follow_up, plain_name
 from bot.games import NoSuchGame, PlayerStats, Refusal
 from bot.games.queries import MonthStanding, MonthTable, Period
-from bot.i18n import N_, REASONS, SOURCE, _, ngettext, pgettext, translate, words
+from bot.i18n import N_, SOURCE, _, ngettext, pgettext, translate, words
+from bot.option_words import name_of
 from bot.pictures import game_gif, game_png
-from engine import Game, Player, Point, sgf
+from engine import EndReason, Game, Player, Point, sgf
 from renderer.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
@@ -323,7 +324,7 @@ class Info(commands.Cog):
             delta = f", {round(e.rating_delta):+d}" if e.rating_delta is not None else ""
             reason = ""
             if e.reason:
-                reason = f" ({translate(locale, REASONS.get(e.reason, e.reason))})"
+                reason = f" ({translate(locale, name_of(e.reason, EndReason))})"
             size, when = f"{e.width}×{e.height}", f"<t:{int(e.finished.timestamp())}:R>"
             entry = _(
                 "#{game_id} {outcome} {score}–{opponent_score} vs {opponent} as {colour}, "

@@ -268,7 +268,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     elif isinstance(error, Refusal):
         await refuse(interaction, error.render(user_locale(interaction)))
     elif isinstance(error, DotsError):
-        await refuse(interaction, text.engine_message(error))
+        await refuse(interaction, text.error_message(error))
     elif isinstance(error, discord.Forbidden):
         await refuse(interaction, N_("I am not allowed to do that here (missing permissions)."))
     elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:

@@ -29,9 +29,10 @@ from bot.cogs.outcomes import announce
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posting import in_game_channel, jump_url, picture_file, status_text
 from bot.cogs.posts import answer, edit, fit_content, follow_up, respond
+from bot.error_words import board_message
 from bot.games import GameChanged, GameOver, GameView, NotYourGame, NotYourTurn, Refusal
-from bot.i18n import N_, SOURCE, _, engine_message, translate
-from engine import InvalidPointError, Point, describe_board
+from bot.i18n import N_, SOURCE, _, translate
+from engine import InvalidPointError, Point
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +214,7 @@ def check_move(interaction: discord.Interaction[Any], view: GameView, point: str
                 "{example} ({board})",
                 shown=f"`{shown}`" if shown else N_("An empty name"),
                 example=example,
-                board=engine_message(describe_board(board.width, board.height)),
+                board=board_message(board.width, board.height),
             )
         ) from None
     board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]

@@ -23,7 +23,8 @@ from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import send
 from bot.cogs.starts import post_game_start
 from bot.games import Challenge, GameView, computer_name, is_computer
-from bot.i18n import COLOURS, N_, SOURCE, _, translate
+from bot.i18n import N_, SOURCE, _, translate
+from bot.option_words import words_of
 from engine import Colour
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def offer_text(challenge: Challenge, locale: str = SOURCE) -> str:
         challenger=challenge.challenger_id,
         game_id=challenge.rematch_of,
         settings=settings_text(challenge, locale),
-        colour=translate(locale, COLOURS.get(colour, Colour(colour).description)),
+        colour=translate(locale, words_of(Colour(colour)).description),
     )
     return translate(locale, offer)
 

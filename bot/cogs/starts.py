@@ -125,15 +125,7 @@ async def start_against_computer(
     with pending:
         computer = view.blue_id if view.pink_id == interaction.user.id else view.pink_id
         locale = await public_locale(interaction)
-        settings = text.describe_options(
-            width=view.game.width,
-            height=view.game.height,
-            rules=view.game.rules,
-            start=view.game.start,
-            clock=view.clock,
-            rated=False,
-            locale=locale,
-        )
+        settings = text.describe_game_options(view.options, locale, with_takebacks=False)
         pink = view.pink_id == interaction.user.id
         colour = translate(locale, N_("Pink (moves first)") if pink else N_("Blue"))
         plays = _(

@@ -24,14 +24,16 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
 import ai
-from bot.i18n import LOCALES, N_, SOURCE, Message, _, translate
-from engine import Level, Record
+from bot.i18n import LOCALES, SOURCE, Message, _, translate
+from bot.option_words import words_of
+from engine import Level, Record, UnknownOptionError
 
 log = logging.getLogger(__name__)
 
 # One pseudo user per level of the engine's ``Level``; these ids are stored in game rows.
-COMPUTER_IDS: dict[str, int] = {Level.EASY: -1, Level.MEDIUM: -2, Level.HARD: -3}
-LEVEL_OF: dict[int, str] = {user_id: level for level, user_id in COMPUTER_IDS.items()}
+# (A level's value, ``"hard"``, finds its member here too: ``Level`` is a ``StrEnum``.)
+COMPUTER_IDS: dict[Level, int] = {Level.EASY: -1, Level.MEDIUM: -2, Level.HARD: -3}
+LEVEL_OF: dict[int, Level] = {user_id: level for level, user_id in COMPUTER_IDS.items()}
 DEFAULT_LEVEL = Level.MEDIUM
 # The last-resort search (worker processes keep dying): a few playouts in a thread, which holds
 # the GIL for at most CHEAP_SECONDS.
@@ -39,16 +41,17 @@ CHEAP_ITERATIONS = 30
 CHEAP_SECONDS = 0.2
 
 
-def computer_id(level: str) -> int:
-    """The pseudo user id of the computer at ``level``.
+def computer_id(level: Level | str) -> int:
+    """The pseudo user id of the computer at ``level`` (a ``Level`` or its name, any case).
 
     Raises:
-        ValueError: no level has that name (the message lists the levels).
+        UnknownOptionError: no level has that name (a ValueError; the message lists them).
     """
     try:
-        return COMPUTER_IDS[level.strip().lower()]
-    except KeyError:
-        raise ValueError(f"`{level}` is not a level: choose {', '.join(COMPUTER_IDS)}") from None
+        return COMPUTER_IDS[Level.parse(level)]
+    except UnknownOptionError:
+        # The computer's refusal has always listed its levels with commas.
+        raise UnknownOptionError(Level, str(level), listed=", ".join(COMPUTER_IDS)) from None
 
 
 def is_computer(user_id: int | None) -> bool:
@@ -56,7 +59,7 @@ def is_computer(user_id: int | None) -> bool:
     return user_id in LEVEL_OF
 
 
-def computer_level(user_id: int) -> str:
+def computer_level(user_id: int) -> Level:
     """The level of the computer playing as ``user_id``.
 
     Raises:
@@ -71,7 +74,7 @@ def computer_level(user_id: int) -> str:
 def computer_label(user_id: int) -> Message:
     """The computer's name as a sentence to translate: ``"Computer (hard)"``, its level word
     in the reader's language (``"Komputer (trudny)"``)."""
-    return _("Computer ({level})", level=Message(LEVEL_WORDS[computer_level(user_id)]))
+    return _("Computer ({level})", level=Message(words_of(computer_level(user_id)).name))
 
 
 def computer_name(user_id: int, locale: str = SOURCE) -> str:
@@ -79,8 +82,6 @@ def computer_name(user_id: int, locale: str = SOURCE) -> str:
     return translate(locale, computer_label(user_id))
 
 
-# The level words as the computer's name shows them (the slash command's choices too).
-LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 # Its names in every language (a name in this set is the computer's, not a member's).
 COMPUTER_NAMES = frozenset(
     computer_name(user_id, locale) for user_id in LEVEL_OF for locale in LOCALES

@@ -116,7 +116,7 @@ class ComputerGames:
         try:
             computer = computer_id(level)
         except ValueError as error:
-            raise OptionOutOfRange(str(error)) from None
+            raise OptionOutOfRange(error) from None
         colour = options.colour
         if colour == "random":
             colour = "pink" if self.core.rng.random() < 0.5 else "blue"

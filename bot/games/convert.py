@@ -1,4 +1,7 @@
-"""Conversions between stored rows and the service's values: times, options, positions."""
+"""Conversions between stored rows and the service's values: times, options, positions.
+
+Rows hold plain text (``"grounding"``, ``"over"``); the values hold the engine's enums and
+``GameStatus``: the text is read into them here, at the storage boundary, and nowhere else."""
 
 from __future__ import annotations
 
@@ -12,11 +15,13 @@ from bot.games.models import (
     REMINDER_MIN_CLOCK,
     Challenge,
     GameOptions,
+    GameStatus,
     GameView,
 )
 from bot.storage.rows import ANYONE, ActionRow, ChallengeRow, GameRow
 from engine import (
     Action,
+    ActionKind,
     Colour,
     EndReason,
     Game,
@@ -57,13 +62,13 @@ def check_options(options: GameOptions) -> None:
     ``clock_seconds``).
 
     Raises:
-        OptionOutOfRange: with the engine's message naming the option.
+        OptionOutOfRange: carrying the engine's error, which names the option.
     """
     try:
         check_game_options(options.width, options.height, options.rules, options.start)
         Colour.parse(options.colour)
     except OptionError as error:
-        raise OptionOutOfRange(str(error)) from None
+        raise OptionOutOfRange(error) from None
 
 
 def encode_start_dots(dots: tuple[tuple[Player, Point], ...]) -> str:
@@ -83,7 +88,7 @@ def decode_start_dots(text: str) -> tuple[tuple[Player, Point], ...]:
 def to_action(row: ActionRow) -> Action:
     """The engine action of a stored one."""
     point = Point.parse(row.point) if row.point is not None else None
-    return Action(row.kind, Player(row.player), point)  # type: ignore[arg-type]
+    return Action(ActionKind(row.kind), Player(row.player), point)
 
 
 def rebuild(row: GameRow, actions: list[ActionRow]) -> Game:
@@ -101,7 +106,7 @@ def rebuild(row: GameRow, actions: list[ActionRow]) -> Game:
 
 def stored_result(row: GameRow) -> Result | None:
     """The result written in a finished game's row (None if running or aborted)."""
-    if row.status != "over" or row.reason is None:
+    if row.status != GameStatus.OVER or row.reason is None:
         return None
     winner = Player(row.winner) if row.winner else None
     return Result(winner, row.pink_score or 0, row.blue_score or 0, EndReason(row.reason))
@@ -119,7 +124,7 @@ def game_view(row: GameRow, game: Game) -> GameView:
         blue_id=row.blue_id,
         clock=timedelta(seconds=row.clock),
         rated=row.rated,
-        status=row.status,
+        status=GameStatus(row.status),
         game=game,
         deadline=to_dt(row.deadline) if row.deadline is not None else None,
         created=to_dt(row.created),
@@ -176,10 +181,10 @@ def challenge_value(row: ChallengeRow) -> Challenge:
     options = GameOptions(
         width=row.width,
         height=row.height,
-        rules=row.rules,
-        start=row.start,
+        rules=Rules(row.rules),
+        start=Start(row.start),
         clock=timedelta(seconds=row.clock) if row.clock is not None else None,
-        colour=row.colour,  # type: ignore[arg-type]
+        colour=Colour(row.colour),
         rated=row.rated,
         game_clock=stored_game_clock(row.gc_total_ms, row.gc_increment_ms),
         takebacks=bool(row.takebacks),

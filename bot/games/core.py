@@ -26,12 +26,13 @@ from bot.games.events import EventBus
 from bot.games.game_clock import ClockState, TimeUpError
 from bot.games.models import ClockChange, GameView, MoveOutcome
 from bot.games.stickers import StickerNews
-from bot.i18n import N_, REASONS, Message, _
+from bot.i18n import N_, Message, _
+from bot.option_words import name_of
 from bot.ratings import rate_stored
 from bot.storage import Store
 from bot.storage.errors import StaleWriteError
 from bot.storage.rows import ActionRow, Finish, GameRow, StickerRow
-from engine import Action, Game, Placement, Player, Result
+from engine import Action, EndReason, Game, Placement, Player, Result
 
 log = logging.getLogger(__name__)
 
@@ -359,7 +360,7 @@ def over_message(row: GameRow) -> Message:
 
 def result_message(result: Result) -> Message:
     """``result.describe()`` (the engine's English) as a catalogue sentence."""
-    why = Message(REASONS.get(result.reason, result.reason))
+    why = Message(name_of(result.reason, EndReason))
     if result.winner is None:
         return _("Draw {pink}–{blue} ({why})", pink=result.pink, blue=result.blue, why=why)
     winner = Message(N_("Pink") if result.winner is Player.PINK else N_("Blue"))

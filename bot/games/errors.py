@@ -1,27 +1,28 @@
 """The refusals of the game service: one base class, one subclass per cause.
 
 A refusal changes nothing. Its message is written for the player who asked: a
-``bot.i18n.Message`` (or a plain English string) that the adapter renders in the player's
-language with ``refusal.render(locale)``; ``str(error)`` is the English text.
+``bot.i18n.Message`` (or a catalogue constant), or the engine's error itself, which
+``bot.error_words.error_message`` words by its type and fields. The adapter renders it in the
+player's language with ``refusal.render(locale)``; ``str(error)`` is the English text.
 """
 
 from __future__ import annotations
 
-from bot.i18n import SOURCE, Text, engine_message, translate
+from bot.error_words import error_message
+from bot.i18n import SOURCE, Text, translate
+from engine import DotsError, GameOverError, NotYourTurnError
 
 
 class Refusal(Exception):  # noqa: N818 (a refusal is not an error of the bot)
     """Base of every refusal; ``render(locale)`` is a message fit to show the player."""
 
-    def __init__(self, message: Text = "") -> None:
+    def __init__(self, message: Text | DotsError = "") -> None:
+        self.message: Text = error_message(message) if isinstance(message, DotsError) else message
         super().__init__(str(message))
-        self.message = message
 
     def render(self, locale: str = SOURCE) -> str:
-        """The message in ``locale`` (a plain string is read as an engine message, else looked
-        up in the catalogue as it is)."""
-        message = self.message
-        return translate(locale, engine_message(message) if isinstance(message, str) else message)
+        """The message in ``locale``, looked up in the catalogue."""
+        return translate(locale, self.message)
 
 
 class NoSuchGame(Refusal):
@@ -86,3 +87,13 @@ class NotAgainstComputer(Refusal):
 
 class NothingToUndo(Refusal):
     """There is no move of the player (and reply of the computer) to take back."""
+
+
+def refusal_of(error: DotsError) -> Refusal:
+    """The service's refusal of an action the engine refused, by the error's type: the game is
+    over, not your turn, or an illegal move (its words chosen by ``error_message``)."""
+    if isinstance(error, GameOverError):
+        return GameOver(error)
+    if isinstance(error, NotYourTurnError):
+        return NotYourTurn(error)
+    return IllegalMove(error)

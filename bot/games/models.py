@@ -6,6 +6,7 @@ snowflakes (ints) but nothing here knows Discord.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
@@ -13,9 +14,7 @@ from typing import Literal
 from bot.games.game_clock import ClockState, GameClock
 from bot.games.stickers import StickerNews
 from bot.storage.rows import RatingChange
-from engine import Action, Game, Placement, Player, Result
-
-Colour = Literal["pink", "blue", "random"]
+from engine import Action, Colour, Game, Placement, Player, Result, Rules, Start
 
 MIN_CLOCK = timedelta(seconds=30)
 MAX_CLOCK = timedelta(days=7)
@@ -25,23 +24,31 @@ CHALLENGE_TTL = timedelta(minutes=10)
 REMINDER_MIN_CLOCK = timedelta(hours=1)
 
 
+class GameStatus(enum.StrEnum):
+    """Where a game stands; the values are what the games table stores."""
+
+    RUNNING = "running"
+    OVER = "over"  # finished with a result
+    ABORTED = "aborted"  # timed out before its first move: no result, no rating change
+
+
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     """What a challenge asks for. ``clock=None`` means the server's default move clock.
 
-    ``colour`` is the challenger's colour (``"random"`` draws it when the challenge is accepted).
-    Sizes may come from ``engine.parse_size("20x20")`` or ``engine.NAMED_SIZES``.
-    ``game_clock``: a total time per player plus an increment (issue 13), instead of a clock
-    per move. ``takebacks``: whether takebacks by consent are allowed; None: off for a rated
-    game, on for an unrated one.
+    The options are the engine's enums (``Rules``, ``Start``, ``Colour``); ``colour`` is the
+    challenger's colour (``Colour.RANDOM`` draws it when the challenge is accepted). Sizes may
+    come from ``engine.parse_size("20x20")`` or ``engine.NAMED_SIZES``. ``game_clock``: a total
+    time per player plus an increment, instead of a clock per move. ``takebacks``: whether
+    takebacks by consent are allowed; None: off for a rated game, on for an unrated one.
     """
 
     width: int = 10
     height: int = 10
-    rules: str = "standard"
-    start: str = "empty"
+    rules: Rules = Rules.STANDARD
+    start: Start = Start.EMPTY
     clock: timedelta | None = None
-    colour: Colour = "random"
+    colour: Colour = Colour.RANDOM
     rated: bool = True
     game_clock: GameClock | None = None
     takebacks: bool | None = None
@@ -93,7 +100,6 @@ class GameView:
 
     ``game`` is the engine's position. It is the service's cached object for a running game:
     read it (draw it, list its actions) but never mutate it; act through the service.
-    ``status`` is ``"running"``, ``"over"`` or ``"aborted"``.
     """
 
     game_id: int
@@ -105,7 +111,7 @@ class GameView:
     blue_id: int
     clock: timedelta
     rated: bool
-    status: str
+    status: GameStatus
     game: Game
     deadline: datetime | None
     created: datetime
@@ -141,7 +147,7 @@ class GameView:
     @property
     def is_running(self) -> bool:
         """Whether the game is still being played."""
-        return self.status == "running"
+        return self.status == GameStatus.RUNNING
 
     @property
     def to_move(self) -> Player | None:

@@ -10,15 +10,15 @@ from bot.games.core import SAME_INSTANT, GameCore, Live
 from bot.games.errors import (
     GameChanged,
     GameOver,
-    IllegalMove,
     NoSuchGame,
     NotYourTurn,
     TooLateToAbort,
+    refusal_of,
 )
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
 from bot.i18n import N_, _
 from bot.storage.rows import Finish
-from engine import DotsError, GameOverError, NotYourTurnError, Player
+from engine import DotsError, Player
 
 
 class Play:
@@ -41,7 +41,7 @@ class Play:
             try:
                 placement = live.game.place(point, colour)
             except DotsError as error:
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
             return await self.core.commit(live, live.game.actions[-1], placement)
 
     async def end(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
@@ -60,7 +60,7 @@ class Play:
             try:
                 live.game.end(colour)
             except DotsError as error:
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
             return await self.core.commit(live, live.game.actions[-1], None)
 
     async def resign(self, *, game_id: int, user_id: int, moves: int | None = None) -> MoveOutcome:
@@ -77,7 +77,7 @@ class Play:
             try:
                 live.game.resign(colour)
             except DotsError as error:
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
             return await self.core.commit(live, live.game.actions[-1], None)
 
     async def time_out(self, *, game_id: int, deadline: datetime) -> MoveOutcome | None:
@@ -201,14 +201,6 @@ def _check_moves(live: Live, moves: int | None) -> None:
     """
     if moves is not None and len(live.game.actions) != moves:
         raise GameChanged(N_("the game moved on since you were asked"))
-
-
-def _refusal(error: DotsError) -> Exception:
-    if isinstance(error, GameOverError):
-        return GameOver(str(error))
-    if isinstance(error, NotYourTurnError):
-        return NotYourTurn(str(error))
-    return IllegalMove(str(error))
 
 
 def check_turn(live: Live, colour: Player) -> None:

@@ -1,5 +1,5 @@
-"""Issue 14: the catalogues (complete, placeholders kept, plural forms), the locale rules, the
-translated slash commands within Discord's limits, and the sentences rendered per language."""
+"""The catalogues (complete, placeholders kept, plural forms), the locale rules, the translated
+slash commands within Discord's limits, and the sentences rendered per language."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from bot.cogs.info import HELP, rule_examples
 from bot.cogs.locales import Locales
 from bot.cogs.names import mention, mentions, picture_names
 from bot.cogs.translator import command_text, is_language_neutral
+from bot.error_words import error_message
 from bot.games import GameOptions, GameService, GameView, IllegalMove, NoSuchGame, computer_id
 from bot.games.game_clock import GameClock
 from bot.i18n import (
@@ -31,7 +32,6 @@ from bot.i18n import (
     TRANSLATED,
     _,
     counted,
-    engine_message,
     locale_from_environment,
     normalize,
     po_text,
@@ -39,7 +39,7 @@ from bot.i18n import (
     words,
 )
 from bot.pictures import game_png
-from engine import Game, Player
+from engine import Game, Player, Rules, Start
 from tests.fakediscord.limits import is_command_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,21 +156,22 @@ def test_a_service_refusal_is_rendered_in_the_readers_language() -> None:
     assert refusal.render("uk") == "немає партії #12"
 
 
-def test_the_engines_english_messages_are_translated_with_their_fields() -> None:
+def test_the_engines_errors_are_translated_by_their_type_and_fields() -> None:
     game = Game(10, 10)
     game.place("C3")
     with pytest.raises(ValueError, match="taken") as taken:
         game.place("C3")
-    assert translate("pl", engine_message(taken.value)) == "C3 jest już zajęty"
+    assert translate("pl", error_message(taken.value)) == "C3 jest już zajęty"
     with pytest.raises(ValueError, match="off the board") as off:
         game.place("Z9")
-    assert translate("ru", engine_message(off.value)) == (
+    assert translate("ru", error_message(off.value)) == (
         "Z9 за пределами поля: столбцы A–J, строки 1–10"
     )
-    # A refusal that carries the engine's English text (play.py's IllegalMove) too.
-    assert IllegalMove(str(taken.value)).render("uk") == "C3 уже зайнятий"
-    # An unknown message is shown as it is, not lost.
-    assert engine_message("something new") == "something new"
+    # A refusal that carries the engine's error (play.py's IllegalMove) too.
+    assert IllegalMove(taken.value).render("uk") == "C3 уже зайнятий"
+    assert str(IllegalMove(taken.value)) == "C3 is already taken"
+    # An error the words do not know is shown in English, not lost.
+    assert error_message(ValueError("something new")) == "something new"
 
 
 def test_the_shared_sentences_speak_each_language() -> None:
@@ -197,14 +198,8 @@ async def test_the_computer_and_the_starts_are_named_in_the_readers_language() -
     assert names == {Player.PINK: "ann", Player.BLUE: "Компьютер (сложный)"}
     assert mention(hard, "pl") == "Komputer (trudny)" and mention(7, "pl") == "<@7>"
     assert mentions(cast("GameView", view), "uk")[Player.BLUE] == "Комп'ютер (складний)"
-    described = text.describe_options(
-        width=10,
-        height=10,
-        rules="standard",
-        start="double-cross",
-        clock=None,
-        rated=True,
-        locale="ru",
+    described = text.describe_game_options(
+        GameOptions(rules=Rules.STANDARD, start=Start.DOUBLE_CROSS), locale="ru"
     )
     assert "начало: двойной крест" in described
     assert "start: krzyż" in text.describe_local_game(

@@ -1,4 +1,4 @@
-"""Issue 14 (second phase): the last English-only refusals, rendered in each language."""
+"""The refusals of the service, the options and the buttons, rendered in each language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14 item 5: `dots-bot local --lang pl` and `--lang ru` play a game to the end in that
+"""`dots-bot local --lang pl` and `--lang ru` play a game to the end in that
 language (the real process, its input piped); without --lang the terminal's LANG decides."""
 
 from __future__ import annotations

@@ -14,11 +14,15 @@ from engine import (
     IllegalMoveError,
     InsideBaseError,
     InvalidPointError,
+    NoStopsError,
     NotYourTurnError,
     OccupiedError,
     OffBoardError,
     Point,
+    PointMistake,
+    Rules,
     StopNotAllowedError,
+    UnknownOptionError,
 )
 
 from .helpers import BLUE, PINK, game_state, moves, state_of
@@ -53,7 +57,7 @@ def _refused(game: Game, action: Callable[[], object], error: type[Exception]) -
 def test_malformed_point(text: str) -> None:
     game = _game()
     message = _refused(game, lambda: game.place(text), InvalidPointError)
-    assert not isinstance(InvalidPointError(), IllegalMoveError)
+    assert not issubclass(InvalidPointError, IllegalMoveError)
     assert "is not a point" in message
     assert "like B7" in message and BOARD in message
 
@@ -190,3 +194,31 @@ def test_error_classes_are_separate() -> None:
     for a in (OccupiedError, InsideBaseError, GameOverError, NotYourTurnError):
         for b in (OccupiedError, InsideBaseError, GameOverError, NotYourTurnError):
             assert a is b or not issubclass(a, b)
+
+
+def test_each_refusal_carries_what_went_wrong_as_fields() -> None:
+    game = _game()
+    with pytest.raises(OccupiedError) as taken:
+        game.place("D6")
+    assert taken.value.point == Point.parse("D6")
+    with pytest.raises(InsideBaseError) as inside:
+        game.place("D5")
+    assert inside.value.point == Point.parse("D5")
+    with pytest.raises(OffBoardError) as off:
+        game.place("K1")
+    assert (off.value.point, off.value.width, off.value.height) == (Point(10, 0), 10, 10)
+    with pytest.raises(InvalidPointError) as bad:
+        game.place("Ｂ٧")
+    assert (bad.value.text, bad.value.mistake) == ("B٧", PointMistake.ROW_DIGITS)
+    assert bad.value.board == (10, 10)
+    with pytest.raises(NotYourTurnError) as turn:
+        game.place("A1", PINK)
+    assert (turn.value.mover, turn.value.player) == (BLUE, PINK)
+    grounding = Game(rules="grounding")
+    with pytest.raises(StopNotAllowedError) as early:
+        grounding.end()
+    assert (early.value.needed, early.value.placed) == (5, 0)
+    assert isinstance(Game().stop_preview().refusal, NoStopsError)
+    with pytest.raises(UnknownOptionError) as unknown:
+        Game(rules="chess")
+    assert (unknown.value.option, unknown.value.text) == (Rules, "chess")

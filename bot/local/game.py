@@ -1,31 +1,11 @@
-"""Terminal mode: two players at one keyboard, or one against the computer (``--computer``),
-over the same GameService and database.
-
-The two local players are fixed pseudo users (ids 1 and 2) in a pseudo server (id 1); Discord
-ids are snowflakes far above these, so local games never mix with a server's games or ratings.
-Against the computer the player is user 1 and the computer its negative pseudo id. Each action
-prints a text board and writes the picture as a PNG whose path is printed.
-
-Options left out on the command line are None in ``LocalOptions``: they do not restrict which
-saved game is offered, and a new game takes the defaults.
-"""
+"""A terminal game: the commands the player to move types, the board and pictures shown after
+each action, and ``play_local`` that runs it over the game service."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import dataclasses
-import os
-import select
-import signal
-import sys
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
-from multiprocessing import resource_tracker
 from pathlib import Path
-from types import FrameType, TracebackType
 
 from bot import text
 from bot.computer_turns import ComputerTurns
@@ -45,12 +25,7 @@ from bot.games import (
     is_computer,
 )
 from bot.i18n import (
-    COLOURS,
-    LEVELS,
-    LOCALES,
     N_,
-    RULES,
-    STARTS,
     Text,
     _,
     locale_from_environment,
@@ -58,24 +33,24 @@ from bot.i18n import (
     translate,
     words,
 )
+from bot.local.interrupts import Interrupts, Read, Write
+from bot.local.options import (
+    BLUE_USER_ID,
+    LOCAL_CHANNEL_ID,
+    LOCAL_GUILD_ID,
+    PINK_USER_ID,
+    LocalOptions,
+)
 from bot.pictures import game_gif, game_png
 from engine import (
     Colour,
-    Level,
-    OptionError,
     Player,
     Rules,
     Start,
     StopPreview,
-    check_options,
-    parse_size,
     sgf,
 )
 
-LOCAL_GUILD_ID = 1
-LOCAL_CHANNEL_ID = 1
-PINK_USER_ID = 1
-BLUE_USER_ID = 2
 NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
 
 HELP = N_("""\
@@ -89,177 +64,7 @@ Commands (the player to move types them):
   quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `dots-bot local`
                   offers to continue it""")
 
-DEFAULT_SIZE = (10, 10)
 SORRY = N_("Sorry: {reason}. Type `help` for the commands.")
-
-Read = Callable[[str], str]
-Write = Callable[[str], None]
-
-
-@dataclass(frozen=True, slots=True)
-class LocalOptions:
-    """What `dots-bot local` was asked for; None where an option was not given."""
-
-    size: tuple[int, int] | None = None
-    rules: str | None = None
-    start: str | None = None
-    database: str = "dots.sqlite3"
-    out: Path = Path("dots-pictures")
-    new: bool = False
-    computer: str | None = None
-    colour: str | None = None
-    locale: str | None = None  # None: the terminal's (LANG, LC_MESSAGES)
-
-    @property
-    def width(self) -> int:
-        """The width of a new game."""
-        return (self.size or DEFAULT_SIZE)[0]
-
-    @property
-    def height(self) -> int:
-        """The height of a new game."""
-        return (self.size or DEFAULT_SIZE)[1]
-
-    def conflicts(self, view: GameView) -> list[str]:
-        """What about a saved local game contradicts the options given (empty: it fits)."""
-        game = view.game
-        found = []
-        if self.size is not None and self.size != (game.width, game.height):
-            found.append(f"--size {self.size[0]}x{self.size[1]}")
-        if self.rules is not None and self.rules != game.rules:
-            found.append(f"--rules {self.rules}")
-        if self.start is not None and self.start != game.start:
-            found.append(f"--start {self.start}")
-        opponent = view.blue_id if view.pink_id == PINK_USER_ID else view.pink_id
-        if self.computer is not None and opponent != computer_id(self.computer):
-            found.append(f"--computer {self.computer}")
-        you = view.player_of(PINK_USER_ID)
-        colour = None if you is None else you.name.lower()
-        chosen = None if self.colour in (None, Colour.RANDOM) else self.colour
-        if is_computer(opponent) and chosen is not None and colour != chosen:
-            found.append(f"--colour {self.colour}")
-        return found
-
-
-def size_argument(value: str) -> tuple[int, int]:
-    """``--size``: a board size such as 20x20 (argparse reports a bad one as a usage error)."""
-    try:
-        return parse_size(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `dots-bot local`; one left out takes its default for a new game and does
-    not restrict which saved game is offered. The help is in the terminal's language."""
-    parser.add_argument(
-        "--size",
-        type=size_argument,
-        default=None,
-        help=_say(N_("board size, e.g. 10x10 (default), 39x32")),
-    )
-    parser.add_argument(
-        "--rules",
-        default=None,
-        choices=[rules.value for rules in Rules],
-        help=_say(_("rule set: {choices} (default: standard)", choices=_described(Rules))),
-    )
-    parser.add_argument(
-        "--start",
-        default=None,
-        choices=[start.value for start in Start],
-        help=_say(_("starting position: {choices} (default: empty)", choices=_described(Start))),
-    )
-    parser.add_argument("--db", default=None, help=_say(N_("SQLite file (default: DOTS_DATABASE)")))
-    parser.add_argument(
-        "--out", default="dots-pictures", help=_say(N_("folder for the PNG pictures"))
-    )
-    parser.add_argument(
-        "--new",
-        action="store_true",
-        help=_say(N_("start a new game even if one is unfinished")),
-    )
-    parser.add_argument(
-        "--computer",
-        choices=[level.value for level in Level],
-        default=None,
-        help=_say(
-            _(
-                "play against the computer at this level (unrated) instead of two at one "
-                "keyboard: {choices}",
-                choices=_described(Level),
-            )
-        ),
-    )
-    parser.add_argument(
-        "--colour",
-        choices=[colour.value for colour in Colour],
-        default=None,
-        help=_say(
-            _(
-                "your colour against the computer: {choices} (default: pink)",
-                choices=_described(Colour),
-            )
-        ),
-    )
-    parser.add_argument(
-        "--lang",
-        choices=list(LOCALES),
-        default=None,
-        help=_say(N_("the language of the game (default: the terminal's, from LANG)")),
-    )
-
-
-_DESCRIPTIONS: dict[type, dict[str, str]] = {
-    Rules: RULES,
-    Start: STARTS,
-    Level: LEVELS,
-    Colour: COLOURS,
-}
-
-
-def _say(message: Text) -> str:
-    """``message`` in the terminal's language (for --help, before --lang is read)."""
-    return translate(locale_from_environment(), message)
-
-
-def _described(options: type[Rules | Start | Level | Colour]) -> str:
-    """The choices with what each means, for --help: ``"easy: takes what it is given; ..."``.
-    argparse formats help with %, so a literal % is doubled."""
-    locale = locale_from_environment()
-    meanings = _DESCRIPTIONS[options]
-    return "; ".join(
-        f"{o.value}: {translate(locale, meanings.get(o.value, o.description))}" for o in options
-    ).replace("%", "%%")
-
-
-def options_from(args: argparse.Namespace, *, database: str) -> LocalOptions:
-    """LocalOptions from parsed arguments.
-
-    Raises:
-        ValueError: a start that does not fit on the board (the engine's reason).
-    """
-    size = args.size if isinstance(args.size, tuple) else None
-    if isinstance(args.size, str):  # a size given as text by a caller that skipped argparse
-        size = parse_size(args.size)
-    if args.start is not None:
-        width, height = size or DEFAULT_SIZE
-        try:
-            check_options(width, height, args.rules or Rules.STANDARD, args.start)
-        except OptionError as error:
-            reason = translate(locale_from_environment(), text.engine_message(error))
-            raise ValueError(f"--start {args.start}: {reason}") from None
-    return LocalOptions(
-        size=size,
-        rules=args.rules,
-        start=args.start,
-        database=args.db or database,
-        out=Path(args.out),
-        new=args.new,
-        computer=args.computer,
-        colour=args.colour,
-        locale=getattr(args, "lang", None),
-    )
 
 
 class LocalGame:
@@ -455,10 +260,10 @@ class LocalGame:
         options = GameOptions(
             width=self.options.width,
             height=self.options.height,
-            rules=self.options.rules or "standard",
-            start=self.options.start or "empty",
+            rules=Rules(self.options.rules or Rules.STANDARD),
+            start=Start(self.options.start or Start.EMPTY),
             clock=MAX_CLOCK,  # nobody times out at a shared keyboard
-            colour=(self.options.colour or "pink") if self.computer else "pink",  # type: ignore[arg-type]
+            colour=Colour(self.options.colour or Colour.PINK) if self.computer else Colour.PINK,
             rated=False,
         )
         if self.options.computer is not None:
@@ -554,12 +359,12 @@ class LocalGame:
         except Refusal as refusal:
             self.write(self.t(_(SORRY, reason=refusal.render(self.locale))))
         except ValueError as error:
-            self.write(self.t(_(SORRY, reason=self.t(text.engine_message(error)))))
+            self.write(self.t(_(SORRY, reason=self.t(text.error_message(error)))))
         return True
 
     def _confirm_end(self, view: GameView, mover: Player) -> bool:
         game = view.game
-        preview = game.stop_preview(mover) if game.rules == "grounding" else None
+        preview = game.stop_preview(mover) if game.rules is Rules.GROUNDING else None
         self.write(text.end_confirmation(game, mover, preview, locale=self.locale))
         if preview is not None:
             if not preview.allowed:
@@ -648,116 +453,6 @@ class LocalGame:
                 game=self.describe(self.view),
             )
             self.write(self.t(saved))
-
-
-class Interrupts:
-    """Ctrl-C in the terminal: one press leaves and saves the game, like Ctrl-D and `quit`.
-
-    asyncio.run's own handler only cancels the main task, which a blocking ``input()`` does
-    not notice: the first press seemed to do nothing and the second raised inside the
-    database code. Here SIGINT is blocked except while a line is being read, and a press
-    raises KeyboardInterrupt from the read. Pressed while the service works (a move being
-    stored, the computer thinking) it waits for the next read, so no action is cut in half,
-    and the threads and the computer's worker processes started meanwhile inherit the block
-    (a worker that took it while starting would die with a traceback).
-
-    On a terminal the line is read by ``terminal_line``, which waits in ``select()`` on stdin
-    and on the signal wakeup fd rather than in ``input()``: a press just before ``input()``
-    blocks would be lost (Python runs handlers only in the main thread, between bytecodes),
-    and the wakeup fd gets its byte whenever the signal comes.
-    """
-
-    def __init__(self, read: Read) -> None:
-        self._read = read
-        self._reading = False
-        self._pending = False
-        self._active = False
-        self._previous: Callable[[int, FrameType | None], object] | int | None = None
-        self._mask: set[signal.Signals] = set()
-        self._wakeup: tuple[int, int] | None = None
-        self._previous_wakeup = -1
-
-    def __enter__(self) -> Interrupts:
-        if threading.current_thread() is not threading.main_thread():  # signals reach only it
-            return self
-        # multiprocessing unblocks SIGINT in the thread that first starts its resource tracker
-        # (the computer's process pool does): start it now, before blocking.
-        resource_tracker.ensure_running()
-        self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
-        self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        self._active = True
-        if self._read is input and sys.stdin.isatty():
-            wakeup = os.pipe()
-            for fd in wakeup:
-                os.set_blocking(fd, False)
-            self._previous_wakeup = signal.set_wakeup_fd(wakeup[1], warn_on_full_buffer=False)
-            self._wakeup = wakeup
-            self._read = self.terminal_line
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if not self._active:
-            return
-        # A press while the game was closing is swallowed as the mask is restored.
-        signal.signal(signal.SIGINT, lambda signum, frame: None)
-        signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
-        signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
-        if self._wakeup is not None:
-            signal.set_wakeup_fd(self._previous_wakeup)
-            for fd in self._wakeup:
-                os.close(fd)
-            self._wakeup = None
-        self._active = False
-
-    def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
-        if self._reading:
-            raise KeyboardInterrupt
-        self._pending = True  # a race at the edge of a read: the next read raises it
-
-    def read(self, prompt: str) -> str:
-        """Read a line; KeyboardInterrupt if Ctrl-C is pressed while waiting or was before."""
-        if not self._active:
-            return self._read(prompt)
-        self._reading = True
-        try:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a waiting one fires
-            if self._pending:
-                raise KeyboardInterrupt
-            return self._read(prompt)
-        finally:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            self._reading = False
-
-    def terminal_line(self, prompt: str) -> str:
-        """``input()`` for a terminal that every Ctrl-C interrupts.
-
-        Raises:
-            EOFError: Ctrl-D (end of input).
-            KeyboardInterrupt: Ctrl-C.
-        """
-        assert self._wakeup is not None
-        wakeup = self._wakeup[0]
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
-        stdin = sys.stdin.fileno()
-        while True:
-            ready, _, _ = select.select([stdin, wakeup], [], [])
-            if wakeup in ready:
-                # The handler runs before the next bytecode (and raises); this drains the byte
-                # of a signal that was already handled.
-                with contextlib.suppress(BlockingIOError):
-                    os.read(wakeup, 512)
-                continue
-            # A terminal in canonical mode hands over one whole line at a time.
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            return line.removesuffix("\n")
 
 
 async def play_local(

@@ -18,7 +18,7 @@ from tests.bot.test_local import run
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# Item 17: offer exactly what the saved message promises, and nothing that contradicts options.
+# Offer exactly what the saved message promises, and nothing that contradicts options.
 
 
 async def test_several_saved_games_are_listed_and_chosen_by_number(
@@ -92,7 +92,7 @@ def test_the_command_line_choices_are_the_engine_options() -> None:
     assert Level.HARD.description in " ".join(parser.format_help().split())
 
 
-# Item 18: one place that knows plurals; no Discord markdown in the terminal.
+# One place that knows plurals; no Discord markdown in the terminal.
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ async def test_everything_the_terminal_prints_is_plain(tmp_path: Path) -> None:
     assert "1 of your dots is not grounded" in printed
 
 
-# Item 20: the board's legend and last move; help, README, .gitignore, the rules in the repo.
+# The board's legend and last move; help, README, .gitignore, the rules in the repo.
 
 
 def test_the_board_marks_the_last_dot_and_keeps_its_columns() -> None:
