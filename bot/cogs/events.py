@@ -24,6 +24,7 @@ from bot.games import (
     ComputerMoved,
     Event,
     MoveOutcome,
+    PostKind,
     Reminder,
     TimedOut,
     computer_name,
@@ -65,7 +66,7 @@ class Events(commands.Cog):
     async def on_dots_challenge_expired(self, event: ChallengeExpired) -> None:
         """Edit the challenge message: expired, buttons disabled."""
         challenge = event.challenge
-        async with delivering(self.bot.outbox, "expired"):
+        async with delivering(self.bot.outbox, PostKind.EXPIRED):
             if challenge.message_id is None:
                 return
             channel = self.bot.get_partial_messageable(
@@ -91,14 +92,14 @@ class Events(commands.Cog):
     @commands.Cog.listener()
     async def on_dots_time_out(self, event: TimedOut) -> None:
         """Post the time-out's outcome (with the nonces of its outbox row)."""
-        async with delivering(self.bot.outbox, "time_out"):
+        async with delivering(self.bot.outbox, PostKind.TIME_OUT):
             await announce(self.bot, event.outcome)
 
     @commands.Cog.listener()
     async def on_dots_reminder(self, event: Reminder) -> None:
         """A third of the clock is left: DM (if opted in) or ping in the thread; the computer
         needs no reminder."""
-        async with delivering(self.bot.outbox, "reminder"):
+        async with delivering(self.bot.outbox, PostKind.REMINDER):
             if is_computer(event.user_id):
                 return
             view = event.view
@@ -133,7 +134,7 @@ class Events(commands.Cog):
         """Post the computer's move (one post for dots it played on alone), after the post of
         the move it answers."""
         outcome = event.outcome
-        async with delivering(self.bot.outbox, "computer"):
+        async with delivering(self.bot.outbox, PostKind.COMPUTER):
             await self.bot.posts.idle(outcome.view.game_id)
             # The computer may have moved before its game had a thread (it plays first as soon as
             # the game is stored): post where the game is played now, not where it was then.

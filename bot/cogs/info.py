@@ -28,7 +28,7 @@ from bot.games.queries import MonthStanding, MonthTable, Period
 from bot.i18n import N_, SOURCE, _, ngettext, pgettext, translate, words
 from bot.option_words import name_of
 from bot.pictures import game_gif, game_png
-from engine import EndReason, Game, Player, Point, sgf
+from engine import EndReason, Game, Player, Point, Rules, sgf
 from renderer.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def rule_examples(locale: str = SOURCE) -> list[tuple[str, Game, tuple[Point, ..
     empty = Game(5, 5)
     for point in ("C4", "A1", "B3", "E1", "D3", "A5", "C2", "C3"):
         empty.place(point)
-    stop = Game(7, 7, rules="grounding")
+    stop = Game(7, 7, rules=Rules.GROUNDING)
     for point in ("A4", "G1", "B4", "G2", "D4", "G3", "E4", "G4", "E5", "G5"):
         stop.place(point)
     handed = stop.stop_preview(Player.PINK).dots

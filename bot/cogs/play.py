@@ -32,7 +32,7 @@ from bot.cogs.posts import answer, edit, fit_content, follow_up, respond
 from bot.error_words import board_message
 from bot.games import GameChanged, GameOver, GameView, NotYourGame, NotYourTurn, Refusal
 from bot.i18n import N_, SOURCE, _, translate
-from engine import InvalidPointError, Point
+from engine import InvalidPointError, Point, Rules
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class ConfirmButton(
                 return
             if self.action == "resign":
                 done = translate(locale, N_("You resigned."))
-            elif outcome.view.game.rules == "grounding":
+            elif outcome.view.game.rules == Rules.GROUNDING:
                 done = translate(locale, N_("You stopped."))
             else:
                 done = translate(locale, N_("You ended."))
@@ -268,7 +268,7 @@ async def confirm(
         return
     check_turn(interaction, view)
     assert colour is not None
-    preview = game.stop_preview(colour) if game.rules == "grounding" else None
+    preview = game.stop_preview(colour) if game.rules == Rules.GROUNDING else None
     prompt = lead + text.end_confirmation(game, colour, preview, locale=locale)
     if preview is not None and not preview.allowed:
         await refuse(interaction, prompt)

@@ -15,7 +15,7 @@ from bot import text
 from bot.cogs.client import GameBot
 from bot.cogs.names import mentions, picture_names
 from bot.cogs.posts import is_refused_body, send
-from bot.games import GameView, is_computer, utc_now
+from bot.games import GameStatus, GameView, is_computer, utc_now
 from bot.i18n import N_, SOURCE, _, translate, words
 from bot.pictures import PICTURES
 from engine import Point, StopPreview
@@ -94,7 +94,7 @@ def status_text(view: GameView, *, headline: str = "", locale: str = SOURCE) -> 
     if headline:
         lines.append(headline)
     lines.append(text.scores_line(game, locale=locale))
-    if view.status == "aborted":
+    if view.status == GameStatus.ABORTED:
         lines.append(translate(locale, N_("The game was aborted: no result, no rating change.")))
     else:
         lines.append(text.turn_line(game, names, left=left, locale=locale))

@@ -22,7 +22,7 @@ from bot.cogs.interactions import in_time, post_answer, reply
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import send
 from bot.cogs.starts import post_game_start
-from bot.games import Challenge, GameView, computer_name, is_computer
+from bot.games import Challenge, GameStatus, GameView, computer_name, is_computer
 from bot.i18n import N_, SOURCE, _, translate
 from bot.option_words import words_of
 from engine import Colour
@@ -166,7 +166,7 @@ async def start_computer_rematch(
 
 def result_buttons(view: GameView, locale: str = SOURCE) -> discord.ui.View | None:
     """The buttons under a game's result: Rematch, for a game that is over (not aborted)."""
-    if view.status != "over":
+    if view.status != GameStatus.OVER:
         return None
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(RematchButton("offer", view.game_id, locale=locale))

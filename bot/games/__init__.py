@@ -18,6 +18,7 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
+from bot.games.deadlines import PostKind
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -48,6 +49,7 @@ from bot.games.models import (
     ComputerMoved,
     Event,
     GameOptions,
+    GameStatus,
     GameView,
     GuildSettings,
     HistoryEntry,
@@ -80,6 +82,7 @@ __all__ = [
     "GameOptions",
     "GameOver",
     "GameService",
+    "GameStatus",
     "GameView",
     "GuildSettings",
     "HistoryEntry",
@@ -95,6 +98,7 @@ __all__ = [
     "NothingToUndo",
     "OptionOutOfRange",
     "PlayerStats",
+    "PostKind",
     "RatingChange",
     "Refusal",
     "Reminder",

@@ -35,7 +35,7 @@ from bot.games.models import (
 from bot.games.settings import Settings
 from bot.i18n import N_, Message, _, ngettext
 from bot.storage.errors import OverLimitError
-from bot.storage.rows import ANYONE, ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ChallengeRow, ChallengeStatus, GameRow, GameStatus
 from engine.starts import start_dots
 
 LIMIT_RANGE = range(1, 1001)
@@ -145,7 +145,7 @@ class Challenges:
             clock=seconds,
             colour=options.colour,
             rated=options.rated,
-            status="open",
+            status=ChallengeStatus.OPEN,
             created=to_ts(now),
             expires=to_ts(now + CHALLENGE_TTL),
             game_id=None,
@@ -202,13 +202,13 @@ class Challenges:
                 )
             )
         now = self.core.now()
-        if ch.status == "accepted" and user_id != ch.challenger_id:
+        if ch.status == ChallengeStatus.ACCEPTED and user_id != ch.challenger_id:
             # Taken already: the taker is stored as its opponent, so a second taker of an open
             # challenge who reads it only now is told who took it (not that it is not theirs).
             raise ChallengeClosed(_closed_message(ch, now))
         if ch.opponent_id not in {ANYONE, user_id}:
             raise NotYourChallenge(N_("only the challenged player can accept this challenge"))
-        if ch.status != "open" or ch.expires <= to_ts(now):
+        if ch.status != ChallengeStatus.OPEN or ch.expires <= to_ts(now):
             raise ChallengeClosed(_closed_message(ch, now))
         challenger_pink = ch.colour == "pink" or (
             ch.colour == "random" and self.core.rng.random() < 0.5
@@ -322,7 +322,7 @@ class Challenges:
             seed=seed,
             clock=clock,
             rated=options.rated,
-            status="running",
+            status=GameStatus.RUNNING,
             winner=None,
             pink_score=None,
             blue_score=None,
@@ -354,7 +354,7 @@ class Challenges:
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.opponent_id:
             raise NotYourChallenge(N_("only the challenged player can decline this challenge"))
-        return await self._close_challenge(ch, "declined")
+        return await self._close_challenge(ch, ChallengeStatus.DECLINED)
 
     async def cancel(self, *, challenge_id: int, user_id: int) -> Challenge:
         """The challenger withdraws the challenge.
@@ -365,11 +365,11 @@ class Challenges:
         ch = await self._challenge_row(challenge_id)
         if user_id != ch.challenger_id:
             raise NotYourChallenge(N_("only the challenger can cancel this challenge"))
-        return await self._close_challenge(ch, "cancelled")
+        return await self._close_challenge(ch, ChallengeStatus.CANCELLED)
 
     async def _close_challenge(self, ch: ChallengeRow, status: str) -> Challenge:
         now = self.core.now()
-        if ch.status == "open" and ch.expires <= to_ts(now):
+        if ch.status == ChallengeStatus.OPEN and ch.expires <= to_ts(now):
             await self.expire(challenge_id=ch.challenge_id)
             raise ChallengeClosed(N_("this challenge has expired"))
         closed = await self.core.store.challenges.close_challenge(
@@ -386,7 +386,7 @@ class Challenges:
         Publishes ChallengeExpired when it expires.
         """
         closed = await self.core.store.challenges.close_challenge(
-            challenge_id, status="expired", now=to_ts(self.core.now()), due_only=True
+            challenge_id, status=ChallengeStatus.EXPIRED, now=to_ts(self.core.now()), due_only=True
         )
         if closed is None:
             return None
@@ -417,7 +417,7 @@ class Challenges:
             if not self.core.owns(guild_id):
                 continue
             row = await self.core.store.challenges.challenge(challenge_id)
-            if row is not None and row.status == "open" and row.message_id is None:
+            if row is not None and row.status == ChallengeStatus.OPEN and row.message_id is None:
                 found.append(convert.challenge_value(row))
         return sorted(found, key=lambda c: c.challenge_id)
 
@@ -519,17 +519,17 @@ def clock_and_takebacks(options: GameOptions) -> dict[str, Any]:
 
 
 def _closed_message(ch: ChallengeRow, now: datetime) -> Message:
-    if ch.status == "open" and ch.expires <= to_ts(now):
+    if ch.status == ChallengeStatus.OPEN and ch.expires <= to_ts(now):
         return _("this challenge has expired")
-    if ch.status == "accepted" and ch.opponent_id != ANYONE:
+    if ch.status == ChallengeStatus.ACCEPTED and ch.opponent_id != ANYONE:
         return _("this challenge was already accepted, by <@{opponent}>", opponent=ch.opponent_id)
     return CLOSED.get(ch.status) or _("this challenge is closed")
 
 
 # Why a challenge no longer takes an answer, by its status.
 CLOSED = {
-    "accepted": _("this challenge was already accepted"),
-    "declined": _("this challenge was already declined"),
-    "cancelled": _("this challenge was already cancelled"),
-    "expired": _("this challenge was already expired"),
+    ChallengeStatus.ACCEPTED: _("this challenge was already accepted"),
+    ChallengeStatus.DECLINED: _("this challenge was already declined"),
+    ChallengeStatus.CANCELLED: _("this challenge was already cancelled"),
+    ChallengeStatus.EXPIRED: _("this challenge was already expired"),
 }

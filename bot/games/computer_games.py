@@ -43,7 +43,7 @@ from bot.games.models import GameOptions, GameView, MoveOutcome, Undone
 from bot.games.play import check_turn
 from bot.games.settings import Settings
 from bot.i18n import N_
-from engine import DotsError, Game, Placement, Player
+from engine import ActionKind, DotsError, Game, Placement, Player
 from engine.game import Record
 
 log = logging.getLogger(__name__)
@@ -173,7 +173,7 @@ class ComputerGames:
                 assert colour is not None
                 placement: Placement | None = None
                 try:
-                    if decision.kind == "dot":
+                    if decision.kind == ActionKind.DOT:
                         assert decision.point is not None
                         placement = live.game.place(decision.point, colour)
                     else:
@@ -241,8 +241,8 @@ class ComputerGames:
             actions = live.game.actions
             if (
                 len(actions) < 2
-                or (actions[-2].kind, actions[-2].player) != ("dot", colour)
-                or (actions[-1].kind, actions[-1].player) != ("dot", colour.opponent)
+                or (actions[-2].kind, actions[-2].player) != (ActionKind.DOT, colour)
+                or (actions[-1].kind, actions[-1].player) != (ActionKind.DOT, colour.opponent)
             ):
                 raise NothingToUndo(N_("nothing to undo: you have no move the computer answered"))
             keep = row.moves - 2

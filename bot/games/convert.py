@@ -15,10 +15,9 @@ from bot.games.models import (
     REMINDER_MIN_CLOCK,
     Challenge,
     GameOptions,
-    GameStatus,
     GameView,
 )
-from bot.storage.rows import ANYONE, ActionRow, ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ActionRow, ChallengeRow, GameRow, GameStatus
 from engine import (
     Action,
     ActionKind,

@@ -31,8 +31,8 @@ from bot.option_words import name_of
 from bot.ratings import rate_stored
 from bot.storage import Store
 from bot.storage.errors import StaleWriteError
-from bot.storage.rows import ActionRow, Finish, GameRow, StickerRow
-from engine import Action, EndReason, Game, Placement, Player, Result
+from bot.storage.rows import ActionRow, Finish, GameRow, GameStatus, StickerRow
+from engine import Action, ActionKind, EndReason, Game, Placement, Player, Result
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ class GameCore:
         if loaded is None:
             raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
         row, actions = loaded
-        if row.status != "running":
+        if row.status != GameStatus.RUNNING:
             raise GameOver(over_message(row))
         live = Live(row, convert.rebuild(row, actions))
         self.remember(live)
@@ -199,7 +199,7 @@ class GameCore:
 
     async def clock_changed(self, row: GameRow) -> None:
         """Publish a game's deadline as stored (cleared once it is over) for the clocks."""
-        due = to_dt(row.deadline) if row.status == "running" and row.deadline else None
+        due = to_dt(row.deadline) if row.status == GameStatus.RUNNING and row.deadline else None
         await self.events.publish(
             ClockChange(
                 row.game_id,
@@ -238,7 +238,7 @@ class GameCore:
             result = game.result
             assert result is not None
             finish = Finish(
-                "over",
+                GameStatus.OVER,
                 int(result.winner) if result.winner else None,
                 result.pink,
                 result.blue,
@@ -333,7 +333,7 @@ class GameCore:
         runner = taken[0].player
         if state is None:
             return to_ts(now) + live.row.clock, None
-        state = state.taken_back(now, [a.player for a in taken if a.kind == "dot"], runner)
+        state = state.taken_back(now, [a.player for a in taken if a.kind == ActionKind.DOT], runner)
         due = state.deadline()
         assert due is not None
         return to_ts(due), convert.clock_columns(state)
@@ -342,7 +342,7 @@ class GameCore:
 def wake_at(row: GameRow) -> float | None:
     """When a game's timer fires (``bot.storage.rows.WakeRule``): its reminder, if one is due
     this turn, else its deadline; None once no clock runs."""
-    if row.status != "running" or row.deadline is None:
+    if row.status != GameStatus.RUNNING or row.deadline is None:
         return None
     remind = convert.remind_at(row.deadline, row.clock, row.reminder_sent)
     return row.deadline if remind is None else to_ts(remind)
@@ -350,7 +350,7 @@ def wake_at(row: GameRow) -> float | None:
 
 def over_message(row: GameRow) -> Message:
     """Why a finished game takes no more actions, with its result (in the reader's language)."""
-    if row.status == "aborted":
+    if row.status == GameStatus.ABORTED:
         return _("this game was aborted")
     result = convert.stored_result(row)
     if result is None:

@@ -19,7 +19,7 @@ from bot.games.core import SAME_INSTANT
 from bot.games.errors import NoSuchChallenge, NoSuchGame
 from bot.games.models import ChallengeExpired, ComputerMoved, Event, MoveOutcome, Reminder, TimedOut
 from bot.games.service import GameService
-from bot.storage.rows import PostRow, TimerRow
+from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TimerRow
 from bot.storage.timers import PostKind, TimerKind
 
 
@@ -65,7 +65,7 @@ TIMERS: dict[str, Fire] = {
 
 async def _expired(service: GameService, row: PostRow) -> Event | None:
     challenge = await service.get_challenge(row.ref_id)
-    return ChallengeExpired(challenge) if challenge.status == "expired" else None
+    return ChallengeExpired(challenge) if challenge.status == ChallengeStatus.EXPIRED else None
 
 
 async def _reminder(service: GameService, row: PostRow) -> Event | None:
@@ -92,7 +92,7 @@ async def _action(service: GameService, row: PostRow) -> MoveOutcome:
         result=view.result,
         next_user_id=view.to_move_id,
         deadline=view.deadline,
-        aborted=view.status == "aborted",
+        aborted=view.status == GameStatus.ABORTED,
     )
 
 

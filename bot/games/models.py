@@ -6,14 +6,13 @@ snowflakes (ints) but nothing here knows Discord.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.games.game_clock import ClockState, GameClock
 from bot.games.stickers import StickerNews
-from bot.storage.rows import RatingChange
+from bot.storage.rows import ChallengeStatus, GameStatus, RatingChange
 from engine import Action, Colour, Game, Placement, Player, Result, Rules, Start
 
 MIN_CLOCK = timedelta(seconds=30)
@@ -22,14 +21,6 @@ DEFAULT_CLOCK = timedelta(seconds=60)  # rule 7.1
 CHALLENGE_TTL = timedelta(minutes=10)
 # Clocks of an hour or more remind the player to move when a third of the time is left.
 REMINDER_MIN_CLOCK = timedelta(hours=1)
-
-
-class GameStatus(enum.StrEnum):
-    """Where a game stands; the values are what the games table stores."""
-
-    RUNNING = "running"
-    OVER = "over"  # finished with a result
-    ABORTED = "aborted"  # timed out before its first move: no result, no rating change
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +82,7 @@ class Challenge:
     @property
     def is_open(self) -> bool:
         """Whether the challenge still waits for an answer."""
-        return self.status == "open"
+        return self.status == ChallengeStatus.OPEN
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from bot.games.errors import (
 )
 from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
 from bot.i18n import N_, _
-from bot.storage.rows import Finish
+from bot.storage.rows import Finish, GameStatus
 from engine import DotsError, Player
 
 
@@ -138,7 +138,7 @@ class Play:
         """Abort a running game (call under its lock): no result, no rating change."""
         game_id = live.row.game_id
         stored = await self.core.store.games.finish_game(
-            game_id, Finish("aborted"), at=to_ts(self.core.now())
+            game_id, Finish(GameStatus.ABORTED), at=to_ts(self.core.now())
         )
         self.core.forget(game_id)
         if stored is None:

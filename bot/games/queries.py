@@ -15,7 +15,7 @@ from bot.games.errors import NoSuchGame
 from bot.games.models import GameView, HistoryEntry, LeaderboardRow, PlayerStats
 from bot.i18n import N_, _
 from bot.ratings import PROVISIONAL_RD, Rating
-from bot.storage.rows import MonthRow
+from bot.storage.rows import GameStatus, MonthRow
 from engine import Player
 
 
@@ -104,7 +104,7 @@ class Queries:
                 raise NoSuchGame(_("there is no game #{game_id}", game_id=game_id))
             row, actions = loaded
             game = convert.rebuild(row, actions)
-            if row.status == "running":
+            if row.status == GameStatus.RUNNING:
                 self.core.remember(Live(row, game))
             return convert.game_view(row, game)
 
@@ -112,7 +112,7 @@ class Queries:
         """A running game's deadline as stored (no lock, no rebuild: what the clocks read);
         None when the game is over, unknown or has no deadline."""
         row = await self.core.store.games.game(game_id)
-        if row is None or row.status != "running" or row.deadline is None:
+        if row is None or row.status != GameStatus.RUNNING or row.deadline is None:
             return None
         return to_dt(row.deadline)
 
@@ -235,7 +235,7 @@ class Queries:
             mine = row.pink_score if colour is Player.PINK else row.blue_score
             theirs = row.blue_score if colour is Player.PINK else row.pink_score
             outcome: Literal["win", "loss", "draw", "aborted"]
-            if row.status == "aborted":
+            if row.status == GameStatus.ABORTED:
                 outcome = "aborted"
             elif row.winner is None:
                 outcome = "draw"

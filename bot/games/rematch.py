@@ -23,7 +23,7 @@ from bot.games.models import CHALLENGE_TTL, Challenge, GameOptions, GameView
 from bot.games.queries import Queries
 from bot.i18n import N_, Message, _
 from bot.storage.errors import OverLimitError, RematchExistsError
-from bot.storage.rows import ChallengeRow
+from bot.storage.rows import ChallengeRow, ChallengeStatus, GameStatus
 from engine import Player
 
 AGAIN = N_("challenge again with /challenge")
@@ -36,13 +36,13 @@ class NoRematch(Refusal):
 def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> Message:
     """Why a second rematch of the same game is refused, for ``user_id``."""
     game_id = existing.rematch_of
-    if existing.status == "accepted" and existing.game_id is not None:
+    if existing.status == ChallengeStatus.ACCEPTED and existing.game_id is not None:
         return _(
             "game #{game_id} has its rematch already: game #{rematch_id}",
             game_id=game_id,
             rematch_id=existing.game_id,
         )
-    if existing.status == "open" and existing.expires > now:
+    if existing.status == ChallengeStatus.OPEN and existing.expires > now:
         if existing.challenger_id == user_id:
             return _(
                 "you have asked for a rematch of game #{game_id} already: it waits for "
@@ -56,9 +56,9 @@ def existing_message(existing: ChallengeRow, *, user_id: int, now: float) -> Mes
             game_id=game_id,
             challenger=existing.challenger_id,
         )
-    if existing.status == "declined":
+    if existing.status == ChallengeStatus.DECLINED:
         return _("the rematch of game #{game_id} was declined: nothing changed", game_id=game_id)
-    if existing.status == "cancelled":
+    if existing.status == ChallengeStatus.CANCELLED:
         return _(
             "the rematch offer of game #{game_id} was withdrawn: {again}",
             game_id=game_id,
@@ -98,9 +98,9 @@ class Rematches:
             raise NotYourGame(
                 _("only the players of game #{game_id} can ask for its rematch", game_id=game_id)
             )
-        if old.status == "running":
+        if old.status == GameStatus.RUNNING:
             raise NoRematch(_("game #{game_id} is still being played", game_id=game_id))
-        if old.status != "over":
+        if old.status != GameStatus.OVER:
             raise NoRematch(
                 _("game #{game_id} was aborted: {again}", game_id=game_id, again=Message(AGAIN))
             )
@@ -125,7 +125,7 @@ class Rematches:
             clock=convert.clock_seconds(old.clock),
             colour=options.colour,
             rated=options.rated,
-            status="open",
+            status=ChallengeStatus.OPEN,
             created=now,
             expires=now + CHALLENGE_TTL.total_seconds(),
             game_id=None,

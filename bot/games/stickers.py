@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from bot.i18n import N_, SOURCE, _, translate
 from engine.board import Placement
-from engine.game import Game
+from engine.game import ActionKind, Game
 from engine.options import EndReason
 from engine.point import Player
 
@@ -208,7 +208,7 @@ def stickers_of_last_action(
         return [earned for earned in stickers_of_game(game, players) if earned.action == last]
     progress = _Progress(list(earlier), frozenset(players), set())
     placement = game.last_placement
-    if game.actions and game.actions[-1].kind == "dot" and placement and placement.bases:
+    if game.actions and game.actions[-1].kind == ActionKind.DOT and placement and placement.bases:
         _placement_stickers(progress, placement, last)
     return progress.earned[len(earlier) :]
 

@@ -22,8 +22,8 @@ from bot.games.core import GameCore
 from bot.games.errors import GameChanged, NotAgainstComputer, Refusal
 from bot.games.models import GameView
 from bot.i18n import N_
-from bot.storage.rows import TakebackRow
-from engine import Action, Player
+from bot.storage.rows import TakebackRow, TakebackStatus
+from engine import Action, ActionKind, Player
 
 TAKEBACK_TTL = timedelta(minutes=5)
 """How long a takeback request can be answered (the opponent's move ends it earlier)."""
@@ -110,7 +110,7 @@ class Takebacks:
             last = actions[-1] if actions else None
             if (
                 last is None
-                or (last.kind, last.player) != ("dot", colour)
+                or (last.kind, last.player) != (ActionKind.DOT, colour)
                 or live.game.to_move is not colour.opponent
             ):
                 raise NothingToTakeBack(
@@ -120,9 +120,9 @@ class Takebacks:
             now = self.core.now()
             earlier = await self.core.store.takebacks.takeback(game_id)
             if earlier is not None and earlier.moves == row.moves:
-                if earlier.status == "declined":
+                if earlier.status == TakebackStatus.DECLINED:
                     raise AlreadyAsked(N_("your opponent already declined to take this move back"))
-                if earlier.status == "pending" and earlier.expires > to_ts(now):
+                if earlier.status == TakebackStatus.PENDING and earlier.expires > to_ts(now):
                     raise AlreadyAsked(
                         N_("you already asked to take this move back: wait for the answer")
                     )
@@ -131,7 +131,7 @@ class Takebacks:
                     game_id=game_id,
                     asker_id=user_id,
                     moves=row.moves,
-                    status="pending",
+                    status=TakebackStatus.PENDING,
                     asked=to_ts(now),
                     expires=to_ts(now + TAKEBACK_TTL),
                 )
@@ -166,7 +166,7 @@ class Takebacks:
                 raise NotYourTakeback(N_("your opponent answers your takeback request, not you"))
             if user_id not in {row.pink_id, row.blue_id}:
                 raise NotYourTakeback(N_("only the players' opponent can answer this request"))
-            if request.status != "pending":
+            if request.status != TakebackStatus.PENDING:
                 raise TakebackClosed(f"this takeback request was already {request.status}")
             if row.moves != moves or len(live.game.actions) != moves:
                 raise TakebackClosed(N_("this takeback request is over: the game moved on"))
@@ -196,7 +196,7 @@ class Takebacks:
                 request.game_id,
                 request.asker_id,
                 request.moves,
-                "accepted",
+                TakebackStatus.ACCEPTED,
                 request.asked,
                 request.expires,
                 request.message_id,

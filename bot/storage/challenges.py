@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database
 from bot.storage.errors import OverLimitError, RematchExistsError, StaleWriteError
-from bot.storage.rows import ANYONE, ChallengeRow, GameRow
+from bot.storage.rows import ANYONE, ChallengeRow, ChallengeStatus, GameRow
 from bot.storage.schema import challenges
 from bot.storage.statements import (
     CHALLENGE_COLS,
@@ -94,7 +94,7 @@ class ChallengeRepository:
         """Mark an open challenge declined, cancelled or expired; None if it was not open (or,
         with ``due_only``, not yet due)."""
         stmt = update(challenges).where(
-            challenges.c.challenge_id == challenge_id, challenges.c.status == "open"
+            challenges.c.challenge_id == challenge_id, challenges.c.status == ChallengeStatus.OPEN
         )
         if due_only:
             stmt = stmt.where(challenges.c.expires <= now)
@@ -123,7 +123,7 @@ class ChallengeRepository:
     async def open_challenges(self, user_id: int, guild_id: int | None) -> list[ChallengeRow]:
         """Open challenges made by or to a user, oldest first."""
         stmt = select(*CHALLENGE_COLS).where(
-            challenges.c.status == "open",
+            challenges.c.status == ChallengeStatus.OPEN,
             or_(challenges.c.challenger_id == user_id, challenges.c.opponent_id == user_id),
         )
         if guild_id is not None:
@@ -139,7 +139,7 @@ class ChallengeRepository:
                 await conn.execute(
                     select(
                         challenges.c.challenge_id, challenges.c.expires, challenges.c.guild_id
-                    ).where(challenges.c.status == "open")
+                    ).where(challenges.c.status == ChallengeStatus.OPEN)
                 )
             ).all()
         return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
@@ -148,7 +148,7 @@ class ChallengeRepository:
         """Accepted challenges whose message does not say so yet (``answer_shown`` false)."""
         # ``~answer_shown`` is the partial index's own condition on either database.
         stmt = select(*CHALLENGE_COLS).where(
-            challenges.c.status == "accepted", ~challenges.c.answer_shown
+            challenges.c.status == ChallengeStatus.ACCEPTED, ~challenges.c.answer_shown
         )
         async with self.db.reading() as conn:
             rows = (await conn.execute(stmt.order_by(challenges.c.challenge_id))).all()
@@ -227,7 +227,7 @@ class ChallengeRepository:
                     max_computer=max_computer, computer_ids=computer_ids,
                 )  # fmt: skip
                 values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
-                values.update(status="accepted", answer_shown=True)
+                values.update(status=ChallengeStatus.ACCEPTED, answer_shown=True)
                 challenge_id = await conn.scalar(
                     insert(challenges).values(values).returning(challenges.c.challenge_id)
                 )
@@ -270,7 +270,7 @@ class ChallengeRepository:
         )  # fmt: skip
         clash = select(literal(1)).where(
             challenges.c.guild_id == row.guild_id,
-            challenges.c.status == "open",
+            challenges.c.status == ChallengeStatus.OPEN,
             challenges.c.expires > now,
             pair,
         )
@@ -300,14 +300,14 @@ class ChallengeRepository:
         then becomes theirs: of two takers of an open challenge, the first UPDATE wins."""
         stmt = update(challenges).where(
             challenges.c.challenge_id == challenge_id,
-            challenges.c.status == "open",
+            challenges.c.status == ChallengeStatus.OPEN,
             challenges.c.expires > now,
         )
         if taker is None:
-            stmt = stmt.values(status="accepted")
+            stmt = stmt.values(status=ChallengeStatus.ACCEPTED)
         else:
             stmt = stmt.where(challenges.c.opponent_id.in_([taker, ANYONE])).values(
-                status="accepted", opponent_id=taker
+                status=ChallengeStatus.ACCEPTED, opponent_id=taker
             )
         accepted = await conn.execute(stmt.returning(challenges.c.challenge_id))
         if accepted.first() is None:
@@ -336,7 +336,7 @@ async def _check_challenger_limits(
     mine = select(func.count()).where(
         challenges.c.guild_id == row.guild_id,
         challenges.c.challenger_id == user,
-        challenges.c.status == "open",
+        challenges.c.status == ChallengeStatus.OPEN,
         challenges.c.expires > now,
     )
     if int(await conn.scalar(mine) or 0) >= max_challenges:

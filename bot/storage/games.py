@@ -31,6 +31,7 @@ from bot.storage.rows import (
     ActionRow,
     Finish,
     GameRow,
+    GameStatus,
     RateGame,
     RatingChange,
     StickerRow,
@@ -362,7 +363,9 @@ class GameRepository:
                     change, and_(change.c.game_id == games.c.game_id, change.c.user_id == user_id)
                 )
             )
-            .where(games.c.guild_id == guild_id, games.c.status != "running", plays(user_id))
+            .where(
+                games.c.guild_id == guild_id, games.c.status != GameStatus.RUNNING, plays(user_id)
+            )
             .order_by(games.c.finished.desc(), games.c.game_id.desc())
             .limit(limit)
         )
@@ -380,7 +383,7 @@ class GameRepository:
         """Store a finished game's replay (kept if one is stored); False unless the game is
         over or aborted, or if a replay was stored already."""
         finished = select(games.c.game_id, literal(gif, LargeBinary())).where(
-            games.c.game_id == game_id, games.c.status != "running"
+            games.c.game_id == game_id, games.c.status != GameStatus.RUNNING
         )
         stmt = (
             insert_for(self.db.dialect, replays)

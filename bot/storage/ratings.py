@@ -13,7 +13,7 @@ from sqlalchemy import and_, case, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database
-from bot.storage.rows import GameRow, MonthRow, RateGame, RatingChange, RatingRow
+from bot.storage.rows import GameRow, GameStatus, MonthRow, RateGame, RatingChange, RatingRow
 from bot.storage.schema import games, rating_changes, ratings
 from bot.storage.upsert import upsert
 
@@ -61,7 +61,7 @@ class RatingRepository:
         Raises:
             ValueError: the game is rated and no ``rate`` was given.
         """
-        if not game.rated or game.status != "over":
+        if not game.rated or game.status != GameStatus.OVER:
             return ()
         if rate is None:
             raise ValueError(f"game {game.game_id} is rated: pass the rating rules (rate=...)")
@@ -121,7 +121,7 @@ class RatingRepository:
             .select_from(change.join(games, games.c.game_id == change.c.game_id))
             .where(
                 games.c.guild_id == guild_id,
-                games.c.status == "over",
+                games.c.status == GameStatus.OVER,
                 games.c.finished >= start,
                 games.c.finished < end,
             )

@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game stands; the values are what the games table stores."""
+
+    RUNNING = "running"
+    OVER = "over"  # finished with a result
+    ABORTED = "aborted"  # timed out before its first move: no result, no rating change
+
+
+class ChallengeStatus(enum.StrEnum):
+    """Where a challenge stands; the values are what the challenges table stores."""
+
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class TakebackStatus(enum.StrEnum):
+    """Where a takeback request stands; the values are what the takebacks table stores."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
 
 
 @dataclass(slots=True)
@@ -24,7 +51,7 @@ class ChallengeRow:
     clock: int | None
     colour: str
     rated: bool
-    status: str
+    status: ChallengeStatus
     created: float
     expires: float
     game_id: int | None
@@ -34,6 +61,9 @@ class ChallengeRow:
     gc_increment_ms: int | None = None
     # -- rematch and open challenges ---
     rematch_of: int | None = None  # the finished game a rematch offer replays
+
+    def __post_init__(self) -> None:
+        self.status = ChallengeStatus(self.status)  # the database reads back plain text
 
 
 ANYONE = 0
@@ -61,7 +91,7 @@ class GameRow:
     seed: int | None
     clock: int
     rated: bool
-    status: str
+    status: GameStatus
     winner: int | None
     pink_score: int | None
     blue_score: int | None
@@ -81,6 +111,9 @@ class GameRow:
     gc_runner: int | None = None
     gc_since_ms: int | None = None
 
+    def __post_init__(self) -> None:
+        self.status = GameStatus(self.status)  # the database reads back plain text
+
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
@@ -97,7 +130,7 @@ class ActionRow:
 class Finish:
     """How a game ended, written with its last action."""
 
-    status: str  # "over" or "aborted"
+    status: GameStatus  # OVER or ABORTED
     winner: int | None = None
     pink_score: int | None = None
     blue_score: int | None = None
@@ -164,10 +197,13 @@ class TakebackRow:
     game_id: int
     asker_id: int
     moves: int
-    status: str  # "pending", "accepted" or "declined"
+    status: TakebackStatus
     asked: float
     expires: float
     message_id: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", TakebackStatus(self.status))  # read back as text
 
 
 # -- stickers and monthly tables ------------------------------------

@@ -10,12 +10,12 @@ from sqlalchemy import ColumnElement, Insert, Row, bindparam, func, insert, or_,
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.errors import OverLimitError
-from bot.storage.rows import ChallengeRow, GameRow
+from bot.storage.rows import ChallengeRow, GameRow, GameStatus
 from bot.storage.schema import challenges, games
 
 GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
 CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
-RUNNING = games.c.status == "running"
+RUNNING = games.c.status == GameStatus.RUNNING
 _READ_GAME = select(*GAME_COLS).where(games.c.game_id == bindparam("g"))
 
 

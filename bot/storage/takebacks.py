@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.storage.database import Database
 from bot.storage.errors import RollBack
 from bot.storage.games import GameRepository
-from bot.storage.rows import GameRow, TakebackRow
+from bot.storage.rows import GameRow, TakebackRow, TakebackStatus
 from bot.storage.schema import takebacks
 from bot.storage.timer_repository import TimerRepository
 from bot.storage.upsert import upsert
@@ -56,7 +56,9 @@ class TakebackRepository:
         """Mark the pending request for the position of ``moves`` actions declined; the row,
         or None if there is no such pending request."""
         async with self.db.transaction() as conn:
-            return await _answer_takeback(conn, game_id, moves=moves, status="declined")
+            return await _answer_takeback(
+                conn, game_id, moves=moves, status=TakebackStatus.DECLINED
+            )
 
     async def accept_takeback(
         self,
@@ -72,7 +74,12 @@ class TakebackRepository:
         stored, or None (nothing changed) if the request or the game moved on."""
         try:
             async with self.db.transaction() as conn:
-                if await _answer_takeback(conn, game_id, moves=moves, status="accepted") is None:
+                if (
+                    await _answer_takeback(
+                        conn, game_id, moves=moves, status=TakebackStatus.ACCEPTED
+                    )
+                    is None
+                ):
                     return None
                 stored = await self.games.take_back_in(
                     conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
@@ -101,7 +108,7 @@ async def _answer_takeback(
             .where(
                 takebacks.c.game_id == game_id,
                 takebacks.c.moves == moves,
-                takebacks.c.status == "pending",
+                takebacks.c.status == TakebackStatus.PENDING,
             )
             .values(status=status)
             .returning(*_TAKEBACK_COLS)

@@ -19,7 +19,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database, Prepared
 from bot.storage.errors import StaleWriteError
-from bot.storage.rows import ChallengeRow, GameRow, PostRow, TimerRow, WakeRule
+from bot.storage.rows import (
+    ChallengeRow,
+    ChallengeStatus,
+    GameRow,
+    GameStatus,
+    PostRow,
+    TimerRow,
+    WakeRule,
+)
 from bot.storage.schema import outbox, timers
 from bot.storage.statements import read_challenge, read_game
 from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, TimerKind, current_claim
@@ -53,7 +61,7 @@ _CLEAR_TIMER = Prepared(
 
 def deadline_wake(row: GameRow) -> float | None:
     """The default ``WakeRule``: a running game's timer fires at its deadline (no reminder)."""
-    return row.deadline if row.status == "running" else None
+    return row.deadline if row.status == GameStatus.RUNNING else None
 
 
 class TimerRepository:
@@ -84,7 +92,7 @@ class TimerRepository:
         claim = current_claim()
         if claim is not None and claim.matches(TimerKind.GAME, stored.game_id):
             await self.claim(conn, claim, guild_id=stored.guild_id, seq=stored.moves)
-        due = self.wake(stored) if stored.status == "running" else None
+        due = self.wake(stored) if stored.status == GameStatus.RUNNING else None
         key = {"kind": TimerKind.GAME.value, "ref_id": stored.game_id}
         if due is None:
             await _CLEAR_TIMER.run(conn, key)
@@ -229,7 +237,7 @@ class TimerRepository:
 
 async def _challenge_due(conn: AsyncConnection, challenge_id: int) -> float | None:
     row = await read_challenge(conn, challenge_id)
-    return row.expires if row is not None and row.status == "open" else None
+    return row.expires if row is not None and row.status == ChallengeStatus.OPEN else None
 
 
 def _shard_of(guild_id: Any, count: int) -> Any:
