@@ -24,7 +24,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.games import ComputerMoved, GameService, MoveOutcome, is_computer
 from bot.games.events import ComputerToMove
-from bot.storage.timers import ALL_SHARDS, PostKind, Shards, TimerKind, owing
+from bot.storage.timer_repository import TimerKind
+from bot.storage.timers import ALL_SHARDS, PostKind, Shards, owing
 from engine import DotsError
 
 log = logging.getLogger(__name__)

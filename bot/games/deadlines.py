@@ -1,11 +1,12 @@
 """The kinds of timer and of post, in one registry: what fires each timer, and what each
 post of the outbox publishes.
 
-A timer (``bot.storage.timers.TimerKind``) is fired by ``bot.clocks.Clocks`` through its
-entry in ``TIMERS``: the entry reads what is due now and names the use-case that does it and
-the post (``PostKind``) that must follow it. A post left in the outbox by a crash is
+A timer (``bot.storage.timer_repository.TimerKind``) is fired by ``bot.clocks.Clocks``
+through its entry in ``TIMERS``: the entry reads what is due now and names the use-case that
+does it and the post (``PostKind``) that must follow it. A post left in the outbox by a crash is
 published again by ``bot.outbox.Outbox`` through its entry in ``POSTS``: the event, rebuilt
-from the database. A new kind of timer is one entry here plus its use-case.
+from the database. A new kind of timer is its ``TimerKind`` member (with when it is due and
+the write that sets it, in ``bot.storage.timer_repository``), one entry here, and its use-case.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from bot.games.errors import NoSuchChallenge, NoSuchGame
 from bot.games.models import ChallengeExpired, ComputerMoved, Event, MoveOutcome, Reminder, TimedOut
 from bot.games.service import GameService
 from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TimerRow
-from bot.storage.timers import PostKind, TimerKind
+from bot.storage.timer_repository import TimerKind
+from bot.storage.timers import PostKind
 
 
 @dataclass(frozen=True, slots=True)

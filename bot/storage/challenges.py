@@ -23,8 +23,7 @@ from bot.storage.statements import (
     insert_game,
     read_challenge,
 )
-from bot.storage.timer_repository import TimerRepository
-from bot.storage.timers import TimerKind
+from bot.storage.timer_repository import TimerKind, TimerRepository
 
 
 class ChallengeRepository:

@@ -9,6 +9,7 @@ A write to a game or challenge moves its timer in its own transaction (``game_ti
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import fields
@@ -30,7 +31,7 @@ from bot.storage.rows import (
 )
 from bot.storage.schema import outbox, timers
 from bot.storage.statements import read_challenge, read_game
-from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, TimerKind, current_claim
+from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, current_claim
 from bot.storage.upsert import upsert
 
 # The NOTIFY channel of the timers table's trigger (migration 0008).
@@ -57,6 +58,13 @@ _CLEAR_TIMER = Prepared(
     ),
     returns_rows=False,
 )
+
+
+class TimerKind(enum.StrEnum):
+    """What a row of ``timers`` is the deadline of (``bot.games.deadlines`` fires each)."""
+
+    GAME = "game"  # a game's clock: its reminder, then its time-out
+    CHALLENGE = "challenge"  # a challenge's expiry
 
 
 def deadline_wake(row: GameRow) -> float | None:

@@ -26,13 +26,6 @@ from dataclasses import dataclass, field
 from bot.storage.rows import TimerRow
 
 
-class TimerKind(enum.StrEnum):
-    """What a row of ``timers`` is the deadline of (``bot.games.deadlines`` fires each)."""
-
-    GAME = "game"  # a game's clock: its reminder, then its time-out
-    CHALLENGE = "challenge"  # a challenge's expiry
-
-
 class PostKind(enum.StrEnum):
     """What a row of ``outbox`` posts (``bot.games.deadlines`` publishes each again)."""
 
