@@ -242,8 +242,8 @@ class MonthRow:
 class TimerRow:
     """A row of ``timers``: something that must happen at ``due`` (unix seconds).
 
-    ``kind`` (a ``bot.storage.timer_repository.TimerKind``) "game": the game ``ref_id``'s clock (its
-    reminder, then its time-out); "challenge": the challenge ``ref_id``'s expiry.
+    ``kind`` (a ``bot.storage.timer_repository.TimerKind``) "game": the game ``ref_id``'s
+    clock (its reminder, then its time-out); "challenge": the challenge ``ref_id``'s expiry.
     ``guild_id`` picks the shard (None: shard 0).
     """
 
