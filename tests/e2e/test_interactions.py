@@ -47,7 +47,7 @@ def server(fake_discord: FakeDiscord, tmp_path: Path) -> Server:
     return make_server(fake_discord, tmp_path / "db.sqlite3")
 
 
-# -- item 5: every message fits Discord's limits; a refused post never takes the result ------
+# -- every message fits Discord's limits; a refused post never takes the result ------
 
 
 class LongRun:
@@ -103,7 +103,7 @@ async def test_the_computer_playing_on_alone_shows_its_run_and_the_result(
     assert [r for r in caplog.records if "could not post" in r.getMessage()] == []
 
 
-# -- item 6: the "which game?" menu survives any typed point ---------------------------------
+# -- the "which game?" menu survives any typed point ---------------------------------
 
 
 async def two_games(server: Server) -> None:
@@ -149,7 +149,7 @@ async def test_the_which_game_menu_answers_whatever_was_typed(
     assert errors(caplog) == []
 
 
-# -- item 7: the first answer goes out before any slow work ----------------------------------
+# -- the first answer goes out before any slow work ----------------------------------
 
 
 def slowed(method: Callable[..., Awaitable[Any]], seconds: float) -> Callable[..., Any]:
@@ -205,7 +205,7 @@ async def test_a_late_refusal_after_the_defer_is_still_private(
     assert actions(db, game.game_id) == [("dot", 1, "E5")]
 
 
-# -- item 8: a stored move is always shown; an apology is always private ---------------------
+# -- a stored move is always shown; an apology is always private ---------------------
 
 
 async def test_a_failed_answer_after_a_public_defer_stays_private(
@@ -226,7 +226,7 @@ async def test_a_failed_answer_after_a_public_defer_stays_private(
     assert actions(db, game.game_id) == [("dot", 1, "E5")]
 
 
-# -- item 9: a confirmation is for the position it was shown for ----------------------------
+# -- a confirmation is for the position it was shown for ----------------------------
 
 
 async def test_a_stale_end_confirmation_is_refused_with_a_fresh_one(
@@ -252,7 +252,7 @@ async def test_a_stale_end_confirmation_is_refused_with_a_fresh_one(
         assert answer.custom_ids() != prompt.custom_ids()
 
 
-# -- item 13: forged payloads are refused cleanly -------------------------------------------
+# -- forged payloads are refused cleanly -------------------------------------------
 
 
 FORGED_ID = 2**63  # beyond SQLite's integers (and Discord's snowflakes)
@@ -335,7 +335,7 @@ async def test_forged_payloads_are_refused_cleanly(
     assert errors(caplog) == []
 
 
-# -- item 14: no token in the log at DEBUG --------------------------------------------------
+# -- no token in the log at DEBUG --------------------------------------------------
 
 
 @pytest.fixture

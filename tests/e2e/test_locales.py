@@ -1,4 +1,4 @@
-"""Issue 14 item 3: a whole game through the real client and the fake Discord, in a server
+"""A whole game through the real client and the fake Discord, in a server
 whose language is Russian, between a Polish and a Russian player. Private answers follow each
 player's client; public posts (and the pictures' headers) follow the server."""
 

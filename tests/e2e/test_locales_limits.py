@@ -1,4 +1,4 @@
-"""Issue 14 must-show 4: the longest replies fit Discord's limits in every language.
+"""The longest replies fit Discord's limits in every language.
 
 Each case runs in en, pl, ru and uk (the players' clients and the server in that language)
 through the real bot and the strict fake Discord, which refuses anything over Discord's limits

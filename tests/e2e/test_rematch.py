@@ -1,4 +1,4 @@
-"""Issue 13 item 1, the Rematch button under a result, through the real bot and the fake
+"""The Rematch button under a result, through the real bot and the fake
 Discord: a rematch between people (offer, accept, its thread: colours swapped, options
 equal), against the computer (at once), and the refusals (a bystander, a second click, a
 click after the offer expired), each private and changing nothing."""
