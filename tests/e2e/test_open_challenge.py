@@ -1,4 +1,4 @@
-"""Issue 13 item 2, open challenges, through the real bot and the fake Discord: /challenge
+"""Open challenges, through the real bot and the fake Discord: /challenge
 without an opponent, taken by the first valid click (two at once: one game, one refusal),
 never by the challenger, within the taker's limits; its expiry and a restart."""
 

@@ -42,7 +42,7 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
-# -- item 3: a start a hard kill interrupted is finished at start-up --------------------------
+# -- a start a hard kill interrupted is finished at start-up --------------------------
 
 
 def killed_after(target: Any, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,7 +181,7 @@ async def test_a_close_during_the_repair_waits_for_it(
     assert errors(caplog) == []
 
 
-# -- item 9: a confirmation is for the position it was shown for, and expires ----------------
+# -- a confirmation is for the position it was shown for, and expires ----------------
 
 
 async def test_a_stale_resign_is_refused_with_a_fresh_confirmation(
@@ -224,7 +224,7 @@ async def test_a_confirmation_expires_after_ten_minutes(server: Server) -> None:
         assert actions(db, game.game_id)[-1] == ("end", 1, None)
 
 
-# -- item 12: per-user limits, set by the server's admins, with a friendly refusal -----------
+# -- per-user limits, set by the server's admins, with a friendly refusal -----------
 
 
 async def test_limits_set_by_an_admin_refuse_the_next_challenge_politely(
@@ -272,7 +272,7 @@ async def test_limits_set_by_an_admin_refuse_the_next_challenge_politely(
         assert query(db, "SELECT count(*) FROM games") == [(1,)]
 
 
-# -- item 11: /export keeps a finished game's replay, renders off the loop, has limits -------
+# -- /export keeps a finished game's replay, renders off the loop, has limits -------
 
 
 async def test_export_keeps_a_finished_games_replay_and_fits_the_upload_limit(
