@@ -84,6 +84,11 @@ class Start(_Option):
         """The start in a few words."""
         return _STARTS[self]
 
+    @property
+    def is_random(self) -> bool:
+        """Whether the start is drawn at random, so that a game needs a seed to place it."""
+        return self is Start.FOUR_CROSSES
+
 
 class Colour(_Option):
     """The colour a player asks for at a challenge; ``RANDOM`` is drawn at the start."""

@@ -36,6 +36,7 @@ from bot.games.settings import Settings
 from bot.i18n import N_, Message, _, ngettext
 from bot.storage.errors import OverLimitError
 from bot.storage.rows import ANYONE, ChallengeRow, ChallengeStatus, GameRow, GameStatus
+from engine.options import Start
 from engine.starts import start_dots
 
 LIMIT_RANGE = range(1, 1001)
@@ -301,7 +302,7 @@ class Challenges:
     ) -> GameRow:
         """The row of a game starting now, Pink's clock running; draws four crosses if asked
         (off the event loop: the engine's draw can take a moment on a tight board)."""
-        seed = self.core.rng.randrange(2**31) if options.start == "four-crosses" else None
+        seed = self.core.rng.randrange(2**31) if Start(options.start).is_random else None
         dots = await asyncio.to_thread(
             start_dots, options.start, options.width, options.height, seed
         )

@@ -123,3 +123,10 @@ def test_a_game_keeps_its_options_as_enums() -> None:
 def test_a_size_out_of_range_is_an_option_error() -> None:
     with pytest.raises(OptionError, match="4x4 is not"):
         parse_size("4x4")
+
+
+def test_only_a_random_start_needs_a_seed() -> None:
+    assert [start for start in Start if start.is_random] == [Start.FOUR_CROSSES]
+    for start in Start:
+        once = Game(10, 10, start=start, seed=1).record.start_dots
+        assert (once != Game(10, 10, start=start, seed=2).record.start_dots) == start.is_random
