@@ -22,6 +22,7 @@ from bot.storage.statements import (
     count_running,
     insert_game,
     read_challenge,
+    set_message_id,
 )
 from bot.storage.timer_repository import TimerKind, TimerRepository
 
@@ -111,13 +112,9 @@ class ChallengeRepository:
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool:
         """Remember the message that shows a challenge; False if there is no such challenge."""
         async with self.db.transaction() as conn:
-            done = await conn.execute(
-                update(challenges)
-                .where(challenges.c.challenge_id == challenge_id)
-                .values(message_id=message_id)
-                .returning(challenges.c.challenge_id)
+            return await set_message_id(
+                conn, challenges.c.challenge_id, challenge_id, message_id=message_id
             )
-            return done.first() is not None
 
     async def open_challenges(self, user_id: int, guild_id: int | None) -> list[ChallengeRow]:
         """Open challenges made by or to a user, oldest first."""

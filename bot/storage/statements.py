@@ -1,12 +1,24 @@
 """Statements that several repositories run inside one transaction: reading and inserting a
-game, reading a challenge, counting a player's running games and checking their limits."""
+game, reading a challenge, counting a player's running games and checking their limits,
+remembering the message that shows a row."""
 
 from __future__ import annotations
 
 from dataclasses import fields
 from typing import Any
 
-from sqlalchemy import ColumnElement, Insert, Row, bindparam, func, insert, or_, select
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Insert,
+    Row,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.errors import OverLimitError
@@ -86,3 +98,14 @@ async def read_challenge(conn: AsyncConnection, challenge_id: int) -> ChallengeR
         select(*CHALLENGE_COLS).where(challenges.c.challenge_id == challenge_id)
     )
     return as_challenge(found.first())
+
+
+async def set_message_id(
+    conn: AsyncConnection, key: Column[int], value: int, *, message_id: int
+) -> bool:
+    """Store ``message_id`` on the row of ``key``'s table whose ``key`` is ``value``, inside
+    the caller's transaction; False if there is no such row."""
+    done = await conn.execute(
+        update(key.table).where(key == value).values(message_id=message_id).returning(key)
+    )
+    return done.first() is not None

@@ -13,6 +13,7 @@ from bot.storage.errors import RollBack
 from bot.storage.games import GameRepository
 from bot.storage.rows import GameRow, TakebackRow, TakebackStatus
 from bot.storage.schema import takebacks
+from bot.storage.statements import set_message_id
 from bot.storage.timer_repository import TimerRepository
 from bot.storage.upsert import upsert
 
@@ -44,13 +45,7 @@ class TakebackRepository:
     async def set_takeback_message(self, game_id: int, message_id: int) -> bool:
         """Remember the message that shows a game's takeback request; False if it has none."""
         async with self.db.transaction() as conn:
-            done = await conn.execute(
-                update(takebacks)
-                .where(takebacks.c.game_id == game_id)
-                .values(message_id=message_id)
-                .returning(takebacks.c.game_id)
-            )
-            return done.first() is not None
+            return await set_message_id(conn, takebacks.c.game_id, game_id, message_id=message_id)
 
     async def decline_takeback(self, game_id: int, *, moves: int) -> TakebackRow | None:
         """Mark the pending request for the position of ``moves`` actions declined; the row,
