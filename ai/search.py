@@ -242,20 +242,14 @@ def _iterate(
     node = root
     path = [root]
     moves = list(recent[-2:])
-    while True:
+    # Descend to a leaf, expand it and step once into the new children.
+    expanded = False
+    while not expanded:
         children = node.children
         if children is None:
             node.children = children = expand(field, player, moves[-1] if moves else 0, patterns)
             rng.shuffle(children)
-            if not children:
-                break
-            node = _select(node, children, exploration, rave)
-            field.place(node.move, node.mover)
-            moves.append(node.move)
-            path.append(node)
-            if not alone:
-                player = 3 - player
-            break
+            expanded = True
         if not children:
             break
         node = _select(node, children, exploration, rave)
