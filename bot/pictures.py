@@ -19,13 +19,23 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from functools import partial
-from typing import Any
+from typing import TypedDict, Unpack
 
 from engine import Game, Player, Point, Record, StopPreview
 from renderer import render_gif, render_png
 from renderer.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
+
+
+class PngOptions(TypedDict, total=False):
+    """What ``game_png`` draws besides the position and the names (see there)."""
+
+    clock: timedelta | str | None
+    marks: Iterable[Point]
+    preview: StopPreview | None
+    times: Mapping[Player, timedelta] | None
+    words: Words
 
 
 def game_png(
@@ -59,7 +69,9 @@ def game_gif(game: Game, names: Mapping[Player, str], words: Words = ENGLISH) ->
     return render_gif(game, names=dict(names), words=words)
 
 
-def _png_of_record(record: Record, names: Mapping[Player, str], **options: Any) -> bytes:
+def _png_of_record(
+    record: Record, names: Mapping[Player, str], **options: Unpack[PngOptions]
+) -> bytes:
     """In a worker: ``game_png`` of the game ``record`` describes."""
     return game_png(Game.replay(record), names, **options)
 
@@ -98,29 +110,16 @@ class Pictures:
         self._pool: ProcessPoolExecutor | None = None
 
     async def png(
-        self,
-        game: Game,
-        names: Mapping[Player, str],
-        *,
-        clock: timedelta | str | None = None,
-        marks: Iterable[Point] = (),
-        preview: StopPreview | None = None,
-        times: Mapping[Player, timedelta] | None = None,
-        words: Words = ENGLISH,
+        self, game: Game, names: Mapping[Player, str], **options: Unpack[PngOptions]
     ) -> bytes:
         """``game_png`` rendered in a worker process."""
-        return await self._render(
-            partial(
-                _png_of_record,
-                game.record,
-                dict(names),
-                clock=clock,
-                marks=tuple(marks),
-                preview=preview,
-                times=None if times is None else dict(times),
-                words=words,
-            )
-        )
+        # The options travel pickled: the iterables as a tuple and a dict.
+        if "marks" in options:
+            options["marks"] = tuple(options["marks"])
+        times = options.get("times")
+        if times is not None:
+            options["times"] = dict(times)
+        return await self._render(partial(_png_of_record, game.record, dict(names), **options))
 
     async def gif(
         self, game: Game, names: Mapping[Player, str], *, words: Words = ENGLISH
