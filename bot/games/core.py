@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypedDict
 
 from bot.games import convert
 from bot.games.convert import to_dt, to_ts
@@ -74,6 +75,15 @@ class Commit:
 
 
 CommitHook = Callable[[Commit], Awaitable[None]]
+
+
+class CoreOptions(TypedDict, total=False):
+    """What ``GameCore`` takes besides the store (see there; ``GameService`` passes them on)."""
+
+    now: Callable[[], datetime]
+    rng: random.Random | None
+    max_cached: int
+    owns: Callable[[int | None], bool] | None
 
 
 class GameCore:

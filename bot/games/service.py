@@ -28,12 +28,12 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Self
+from typing import Self, Unpack
 
 from bot.games.challenges import Challenges
 from bot.games.computer import Thinker
 from bot.games.computer_games import ComputerGames
-from bot.games.core import GameCore, utc_now
+from bot.games.core import CoreOptions, GameCore, utc_now
 from bot.games.events import EventBus
 from bot.games.play import Play
 from bot.games.queries import Queries
@@ -59,13 +59,10 @@ class GameService:
         self,
         store: Store,
         *,
-        now: Callable[[], datetime] = utc_now,
-        rng: random.Random | None = None,
-        max_cached: int = 2000,
-        owns: Callable[[int | None], bool] | None = None,
         thinker: Thinker | None = None,
+        **options: Unpack[CoreOptions],
     ) -> None:
-        core = GameCore(store, now=now, rng=rng, max_cached=max_cached, owns=owns)
+        core = GameCore(store, **options)
         self.core = core
         self.events: EventBus = core.events
         self.now = core.now
