@@ -20,7 +20,7 @@ import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypedDict, Unpack
 
 from ai import trees
 from ai.book import book_move
@@ -173,15 +173,20 @@ def choose(
     return Decision("dot", board.point_at(result.index), result.value, result.iterations, reused)
 
 
+class SearchOptions(TypedDict, total=False):
+    """What ``choose`` takes besides the game, the level and the seed (see there)."""
+
+    iterations: int | None
+    max_seconds: float | None
+    seconds: float | None
+    reuse: bool | None
+
+
 def choose_from_record(
     record: Record,
     level: str | Level = "medium",
     seed: int | None = None,
-    *,
-    iterations: int | None = None,
-    max_seconds: float | None = None,
-    seconds: float | None = None,
-    reuse: bool | None = None,
+    **options: Unpack[SearchOptions],
 ) -> Decision:
     """``choose`` for the game a record describes (a small picklable input for a process pool).
 
@@ -190,15 +195,7 @@ def choose_from_record(
         DotsError: the record holds an illegal action.
     """
     game = Game.replay(record)
-    return choose(
-        game,
-        level,
-        seed,
-        iterations=iterations,
-        max_seconds=max_seconds,
-        seconds=seconds,
-        reuse=reuse,
-    )
+    return choose(game, level, seed, **options)
 
 
 def _closing_in(field: Field, filled: Field, player: int) -> int:
