@@ -5,7 +5,7 @@ that would pass it, which on PostgreSQL first locks the players it counts for.""
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Unpack
 
 from sqlalchemy import and_, func, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -17,6 +17,7 @@ from bot.storage.rows import ANYONE, ChallengeRow, ChallengeStatus, GameRow
 from bot.storage.schema import challenges
 from bot.storage.statements import (
     CHALLENGE_COLS,
+    GameLimits,
     as_challenge,
     check_game_limits,
     count_running,
@@ -199,11 +200,7 @@ class ChallengeRepository:
         self,
         row: ChallengeRow,
         game: GameRow,
-        *,
-        user_id: int,
-        max_games: int,
-        max_computer: int,
-        computer_ids: tuple[int, ...],
+        **limits: Unpack[GameLimits],
     ) -> GameRow:
         """A rematch against the computer: its challenge row (``row``, stored accepted and
         shown) and its game, in one transaction, counting ``user_id``'s limits as
@@ -216,12 +213,9 @@ class ChallengeRepository:
         assert row.rematch_of is not None
         try:
             async with self.db.transaction() as conn:
-                await self.db.serialise(conn, user_id)
+                await self.db.serialise(conn, limits["user_id"])
                 await _check_no_rematch(conn, row.rematch_of)
-                await check_game_limits(
-                    conn, game, user_id=user_id, max_games=max_games,
-                    max_computer=max_computer, computer_ids=computer_ids,
-                )  # fmt: skip
+                await check_game_limits(conn, game, **limits)
                 values = {f.name: getattr(row, f.name) for f in fields(ChallengeRow)[1:]}
                 values.update(status=ChallengeStatus.ACCEPTED, answer_shown=True)
                 challenge_id = await conn.scalar(

@@ -9,7 +9,7 @@ a rated game rates it there too, and stores the stickers the action earned with 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from sqlalchemy import (
     LargeBinary,
@@ -40,6 +40,7 @@ from bot.storage.schema import actions, games, rating_changes, replays, stickers
 from bot.storage.statements import (
     GAME_COLS,
     RUNNING,
+    GameLimits,
     as_game,
     check_game_limits,
     count_running,
@@ -77,6 +78,16 @@ _FINISH = Prepared(
 _INSERT_ACTION = Prepared(insert(actions), returns_rows=False)
 
 
+class TakeBack(TypedDict):
+    """A take-back of a running game (``GameRepository.take_back``): from ``moves`` actions
+    back to ``keep``, the new ``deadline`` (unix seconds) and game ``clock`` state."""
+
+    moves: int
+    keep: int
+    deadline: float
+    clock: NotRequired[dict[str, int | None] | None]
+
+
 class GameRepository:
     """The ``games``, ``actions`` and ``replays`` tables; a write also moves the game's timer
     (``timers``), and ending a rated game rates it (``ratings``)."""
@@ -102,15 +113,7 @@ class GameRepository:
             await self.timers.game_timer(conn, stored)
             return stored
 
-    async def create_game_within(
-        self,
-        game: GameRow,
-        *,
-        user_id: int,
-        max_games: int,
-        max_computer: int,
-        computer_ids: tuple[int, ...],
-    ) -> GameRow:
+    async def create_game_within(self, game: GameRow, **limits: Unpack[GameLimits]) -> GameRow:
         """``create_game``, counting in the same transaction ``user_id``'s running games in
         that server, all of them and those against one of ``computer_ids``; the game as stored.
 
@@ -119,11 +122,8 @@ class GameRepository:
                 or ``max_games`` running games (nothing is written).
         """
         async with self.db.transaction() as conn:
-            await self.db.serialise(conn, user_id)
-            await check_game_limits(
-                conn, game, user_id=user_id, max_games=max_games, max_computer=max_computer,
-                computer_ids=computer_ids,
-            )  # fmt: skip
+            await self.db.serialise(conn, limits["user_id"])
+            await check_game_limits(conn, game, **limits)
             stored = await insert_game(conn, game)
             await self.timers.game_timer(conn, stored)
             return stored
@@ -194,23 +194,13 @@ class GameRepository:
                 return stored, ()
             return stored, await self.ratings.rate(conn, stored, rate)
 
-    async def take_back(
-        self,
-        game_id: int,
-        *,
-        moves: int,
-        keep: int,
-        deadline: float,
-        clock: dict[str, int | None] | None = None,
-    ) -> GameRow | None:
+    async def take_back(self, game_id: int, **back: Unpack[TakeBack]) -> GameRow | None:
         """Delete a running game's actions from ``keep`` on and restart the clock (``clock``:
         the game clock's new state, as in ``record_action``), in one transaction (an undo
         against the computer); the game as stored, or None if the game is not running or does
         not have ``moves`` actions (another writer won), and nothing changes then."""
         async with self.db.transaction() as conn:
-            stored = await self.take_back_in(
-                conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
-            )
+            stored = await self.take_back_in(conn, game_id, **back)
             if stored is not None:
                 await self.timers.game_timer(conn, stored)
             return stored
@@ -223,7 +213,7 @@ class GameRepository:
         moves: int,
         keep: int,
         deadline: float,
-        clock: dict[str, int | None] | None,
+        clock: dict[str, int | None] | None = None,
     ) -> GameRow | None:
         """``take_back`` inside the caller's transaction, without moving the timer."""
         stored = as_game(

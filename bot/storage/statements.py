@@ -5,7 +5,7 @@ remembering the message that shows a row."""
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import (
     Column,
@@ -60,6 +60,16 @@ async def count_running(conn: AsyncConnection, guild_id: int, user_id: int) -> i
         select(func.count()).where(games.c.guild_id == guild_id, RUNNING, plays(user_id))
     )
     return int(found or 0)
+
+
+class GameLimits(TypedDict):
+    """The running games ``user_id`` may have in a server (``check_game_limits``): all of
+    them, and those against one of ``computer_ids``."""
+
+    user_id: int
+    max_games: int
+    max_computer: int
+    computer_ids: tuple[int, ...]
 
 
 async def check_game_limits(

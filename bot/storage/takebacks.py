@@ -4,13 +4,14 @@ back in the same transaction."""
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Unpack
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database
 from bot.storage.errors import RollBack
-from bot.storage.games import GameRepository
+from bot.storage.games import GameRepository, TakeBack
 from bot.storage.rows import GameRow, TakebackRow, TakebackStatus
 from bot.storage.schema import takebacks
 from bot.storage.statements import set_message_id
@@ -55,15 +56,7 @@ class TakebackRepository:
                 conn, game_id, moves=moves, status=TakebackStatus.DECLINED
             )
 
-    async def accept_takeback(
-        self,
-        game_id: int,
-        *,
-        moves: int,
-        keep: int,
-        deadline: float,
-        clock: dict[str, int | None] | None = None,
-    ) -> GameRow | None:
+    async def accept_takeback(self, game_id: int, **back: Unpack[TakeBack]) -> GameRow | None:
         """Mark the pending request for ``moves`` actions accepted and take the game back to
         ``keep`` actions (as ``GameRepository.take_back``), in one transaction; the game as
         stored, or None (nothing changed) if the request or the game moved on."""
@@ -71,14 +64,12 @@ class TakebackRepository:
             async with self.db.transaction() as conn:
                 if (
                     await _answer_takeback(
-                        conn, game_id, moves=moves, status=TakebackStatus.ACCEPTED
+                        conn, game_id, moves=back["moves"], status=TakebackStatus.ACCEPTED
                     )
                     is None
                 ):
                     return None
-                stored = await self.games.take_back_in(
-                    conn, game_id, moves=moves, keep=keep, deadline=deadline, clock=clock
-                )
+                stored = await self.games.take_back_in(conn, game_id, **back)
                 if stored is None:
                     raise RollBack  # the game moved on: the request stays as it was
                 await self.timers.game_timer(conn, stored)
