@@ -139,10 +139,7 @@ class Challenges:
             message_id=None,
             challenger_id=challenger_id,
             opponent_id=ANYONE if opponent_id is None else opponent_id,
-            width=options.width,
-            height=options.height,
-            rules=options.rules,
-            start=options.start,
+            **board_columns(options),
             clock=seconds,
             colour=options.colour,
             rated=options.rated,
@@ -315,10 +312,7 @@ class Challenges:
             challenge_id=challenge_id,
             pink_id=pink_id,
             blue_id=blue_id,
-            width=options.width,
-            height=options.height,
-            rules=options.rules,
-            start=options.start,
+            **board_columns(options),
             start_dots=convert.encode_start_dots(dots),
             seed=seed,
             clock=clock,
@@ -507,6 +501,16 @@ def _move_clock(options: GameOptions, clock: timedelta | None) -> int:
         return reminder_clock(options.game_clock)
     assert clock is not None
     return convert.clock_seconds(clock)
+
+
+def board_columns(options: GameOptions) -> dict[str, Any]:
+    """The board columns of a challenge or game row: its size, rules and start."""
+    return {
+        "width": options.width,
+        "height": options.height,
+        "rules": options.rules,
+        "start": options.start,
+    }
 
 
 def clock_and_takebacks(options: GameOptions) -> dict[str, Any]:

@@ -13,7 +13,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.games import convert
-from bot.games.challenges import Challenges, LimitReached, clock_and_takebacks, limit_message
+from bot.games.challenges import (
+    Challenges,
+    LimitReached,
+    board_columns,
+    clock_and_takebacks,
+    limit_message,
+)
 from bot.games.computer import LEVEL_OF, is_computer
 from bot.games.computer_games import ComputerGames
 from bot.games.convert import to_ts
@@ -118,10 +124,7 @@ class Rematches:
             message_id=None,
             challenger_id=user_id,
             opponent_id=other,
-            width=options.width,
-            height=options.height,
-            rules=options.rules,
-            start=options.start,
+            **board_columns(options),
             clock=convert.clock_seconds(old.clock),
             colour=options.colour,
             rated=options.rated,
