@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Protocol
+
+from bot.storage.rows import RatingValues
 
 SCALE = 173.7178  # 400 / ln(10): Glicko-2's conversion from the Glicko scale
 DEFAULT_RATING = 1500.0
@@ -110,19 +111,8 @@ def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
     )
 
 
-class Stored(Protocol):
-    """A rating as the database keeps it (``bot.storage.rows.RatingRow`` is one)."""
-
-    @property
-    def rating(self) -> float: ...
-    @property
-    def rd(self) -> float: ...
-    @property
-    def volatility(self) -> float: ...
-
-
 def rate_stored(
-    pink: Stored | None, blue: Stored | None, score_pink: float
+    pink: RatingValues | None, blue: RatingValues | None, score_pink: float
 ) -> tuple[tuple[Rating, Rating], tuple[Rating, Rating]]:
     """Each player's (rating before, rating after) a game between them, from their stored
     ratings (None: a first rated game, from the default rating); the rules the Store is given

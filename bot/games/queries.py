@@ -33,19 +33,13 @@ class Period(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class MonthStanding:
-    """A player's place in a server's table of this month: 1 point a win and half a point a
-    draw in rated games finished this month; equal points are ranked by rating gained this
-    month (players equal in both share a rank)."""
+class MonthStanding(MonthRow):
+    """A player's place in a server's table of this month (their ``MonthRow`` with a rank and
+    points): 1 point a win and half a point a draw in rated games finished this month; equal
+    points are ranked by rating gained this month (players equal in both share a rank)."""
 
     rank: int
-    user_id: int
     points: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
-    gained: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +71,10 @@ def month_ranking(rows: list[MonthRow]) -> list[MonthStanding]:
     for place, row in enumerate(ordered, start=1):
         rank = out[-1].rank if out and key(ordered[place - 2]) == key(row) else place
         out.append(
-            MonthStanding(rank, row.user_id, row.wins + row.draws / 2, row.games, row.wins,
-                          row.losses, row.draws, row.gained)
+            MonthStanding(
+                row.user_id, row.games, row.wins, row.losses, row.draws, row.gained,
+                rank=rank, points=row.wins + row.draws / 2,
+            )
         )  # fmt: skip
     return out
 

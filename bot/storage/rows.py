@@ -168,8 +168,9 @@ class RatingChange:
         return self.after - self.before
 
 
-class NewRating(Protocol):
-    """A rating as the rating rules give it back (``bot.ratings.Rating`` is one)."""
+class RatingValues(Protocol):
+    """The three numbers of a Glicko-2 rating (a ``RatingRow`` and ``bot.ratings.Rating`` are
+    such)."""
 
     @property
     def rating(self) -> float: ...
@@ -177,6 +178,11 @@ class NewRating(Protocol):
     def rd(self) -> float: ...
     @property
     def volatility(self) -> float: ...
+
+
+class NewRating(RatingValues, Protocol):
+    """A rating as the rating rules give it back (``bot.ratings.Rating`` is one)."""
+
     @property
     def is_provisional(self) -> bool: ...
 

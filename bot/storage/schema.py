@@ -154,23 +154,23 @@ replays = Table(
 
 # -- locales ---------------------------------------------------------------------
 
+
+def _locale_table(name: str, key: str) -> Table:
+    """A table of one language per ``key`` (a locale name such as ``pl``, and when it was set)."""
+    return Table(
+        name,
+        metadata,
+        Column(key, BigInteger, primary_key=True, autoincrement=False),
+        Column("locale", Text, nullable=False),
+        Column("updated", Float),
+    )
+
+
 # A server's language for public posts set by an admin (no row: the server's own locale).
-guild_locales = Table(
-    "guild_locales",
-    metadata,
-    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("locale", Text, nullable=False),
-    Column("updated", Float),
-)
+guild_locales = _locale_table("guild_locales", "guild_id")
 
 # The language each user's client last showed (for direct messages, which carry none).
-player_locales = Table(
-    "player_locales",
-    metadata,
-    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("locale", Text, nullable=False),
-    Column("updated", Float),
-)
+player_locales = _locale_table("player_locales", "user_id")
 
 # -- takebacks (0006) ---
 takebacks = Table(
