@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any, ClassVar
 
 import discord
@@ -78,7 +79,7 @@ class Challenges(commands.Cog):
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         locale = await public_locale(interaction)
 
-        async def open_challenge() -> tuple[Challenge, str]:
+        async def open_challenge() -> tuple[Challenge, timedelta]:
             challenge = await self.bot.service.challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -87,13 +88,13 @@ class Challenges(commands.Cog):
                 options=options,
                 opponent_is_bot=opponent is not None and opponent.bot,
             )
-            return challenge, await self._clock(challenge, locale)
+            return challenge, await self._server_clock(challenge)
 
-        (challenge, clock), deferred = await in_time(interaction, open_challenge())
+        (challenge, server_clock), deferred = await in_time(interaction, open_challenge())
         message = await post_answer(
             interaction,
             deferred,
-            challenge_text(challenge, clock, locale),
+            challenge_text(challenge, server_clock, locale),
             view=challenge_view(
                 challenge.challenge_id, open_to_anyone=opponent is None, locale=locale
             ),
@@ -106,12 +107,12 @@ class Challenges(commands.Cog):
                 challenge_id=challenge.challenge_id, message_id=message.id
             )
 
-    async def _clock(self, challenge: Challenge, locale: str = SOURCE) -> str:
-        clock = challenge.options.clock
-        if clock is None:
-            settings = await self.bot.service.guild_settings(guild_id=challenge.guild_id)
-            clock = settings.default_clock
-        return text.format_duration(clock, locale=locale)
+    async def _server_clock(self, challenge: Challenge) -> timedelta:
+        """The move clock of a challenge: its own, or else the server's default."""
+        if challenge.options.clock is not None:
+            return challenge.options.clock
+        settings = await self.bot.service.guild_settings(guild_id=challenge.guild_id)
+        return settings.default_clock
 
 
 class ChallengeButton(
@@ -210,12 +211,11 @@ def expired_text(challenge: Challenge, locale: str = SOURCE) -> str:
     return translate(locale, message)
 
 
-def challenge_text(challenge: Challenge, clock: str, locale: str = SOURCE) -> str:
-    """The public text of a challenge, in ``locale``."""
+def challenge_text(challenge: Challenge, server_clock: timedelta, locale: str = SOURCE) -> str:
+    """The public text of a challenge, in ``locale`` (``server_clock``: the server's default
+    move clock, shown when the challenge sets none)."""
     options = challenge.options
-    default = translate(locale, N_("server's default clock"))
-    a_move = translate(locale, _("{clock} a move", clock=clock))
-    settings = text.describe_game_options(options, locale).replace(default, a_move)
+    settings = text.describe_game_options(options, locale, server_clock=server_clock)
     colour = translate(locale, words_of(Colour(options.colour)).description)
     if challenge.opponent_id is None:
         message = _(
