@@ -5,6 +5,7 @@ Rows hold plain text (``"grounding"``, ``"over"``); the values hold the engine's
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bot.games.errors import OptionOutOfRange
@@ -111,29 +112,31 @@ def stored_result(row: GameRow) -> Result | None:
     return Result(winner, row.pink_score or 0, row.blue_score or 0, EndReason(row.reason))
 
 
+def carried(row: object, value_type: type, **converted: object) -> dict[str, object]:
+    """The fields of the dataclass ``value_type`` for a value made from ``row``: those given in
+    ``converted``, and every other one the row has under the same name, as it is (ids, flags)."""
+    names = (f.name for f in dataclasses.fields(value_type))
+    same = {name: getattr(row, name) for name in names if name not in converted}
+    return same | converted
+
+
 def game_view(row: GameRow, game: Game) -> GameView:
-    """The snapshot of a game from its row and position."""
+    """The snapshot of a game from its row and position (ids, players and status as stored)."""
     return GameView(
-        game_id=row.game_id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        thread_id=row.thread_id,
-        message_id=row.message_id,
-        pink_id=row.pink_id,
-        blue_id=row.blue_id,
-        clock=timedelta(seconds=row.clock),
-        rated=row.rated,
-        status=GameStatus(row.status),
-        game=game,
-        deadline=to_dt(row.deadline) if row.deadline is not None else None,
-        created=to_dt(row.created),
-        started=to_dt(row.started),
-        finished=to_dt(row.finished) if row.finished is not None else None,
-        result=stored_result(row),
-        challenge_id=row.challenge_id,
-        game_clock=stored_game_clock(row.gc_total_ms, row.gc_increment_ms),
-        clock_state=clock_state(row),
-        takebacks=bool(row.takebacks),
+        **carried(
+            row,
+            GameView,
+            clock=timedelta(seconds=row.clock),
+            game=game,
+            deadline=to_dt(row.deadline) if row.deadline is not None else None,
+            created=to_dt(row.created),
+            started=to_dt(row.started),
+            finished=to_dt(row.finished) if row.finished is not None else None,
+            result=stored_result(row),
+            game_clock=stored_game_clock(row.gc_total_ms, row.gc_increment_ms),
+            clock_state=clock_state(row),
+            takebacks=bool(row.takebacks),
+        )
     )
 
 
@@ -189,18 +192,14 @@ def challenge_value(row: ChallengeRow) -> Challenge:
         takebacks=bool(row.takebacks),
     )
     return Challenge(
-        challenge_id=row.challenge_id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        message_id=row.message_id,
-        challenger_id=row.challenger_id,
-        opponent_id=None if row.opponent_id == ANYONE else row.opponent_id,
-        options=options,
-        status=row.status,
-        created=to_dt(row.created),
-        expires=to_dt(row.expires),
-        game_id=row.game_id,
-        rematch_of=row.rematch_of,
+        **carried(
+            row,
+            Challenge,
+            opponent_id=None if row.opponent_id == ANYONE else row.opponent_id,
+            options=options,
+            created=to_dt(row.created),
+            expires=to_dt(row.expires),
+        )
     )
 
 
