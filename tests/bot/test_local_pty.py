@@ -253,6 +253,8 @@ async def test_options_that_contradict_the_saved_game_are_not_offered_it(
         "1 move so far) is not offered: you asked for --size 20x20 --rules grounding." in shown
     )
     assert "New local game #2: 20×20, grounding rules" in shown
+    session.type("J10")
+    session.expect(r"Blue> ")
     session.type("quit")
     assert session.wait() == 0
     assert [game_id for game_id, *_ in await saved_games(tmp_path)] == [1, 2]
