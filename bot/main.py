@@ -10,6 +10,9 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
+import shlex
+import shutil
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -78,7 +81,7 @@ def no_token(
     interactive: bool | None = None,
 ) -> int:
     """Explain how to get a token and how to play locally; offer a local game on a terminal."""
-    print(translate(locale_from_environment(), text.TOKEN_HELP))
+    print(translate(locale_from_environment(), text.TOKEN_HELP, command=command_name()))
     if interactive is None:
         interactive = sys.stdin.isatty()
     if not interactive:
@@ -92,6 +95,25 @@ def no_token(
         return 1
     args = build_parser().parse_args(["local"])
     return run_local(options_from(args, database=str(settings.database)))
+
+
+def command_name(argv: Sequence[str] | None = None, orig_argv: Sequence[str] | None = None) -> str:
+    """How to start this program again, as the user started it: ``dots-bot`` when that is
+    what the PATH finds, else the script's path as typed (``.venv/bin/dots-bot``), or
+    ``python -m bot.main`` (``argv``/``orig_argv``: ``sys.argv``/``sys.orig_argv``)."""
+    argv = sys.argv if argv is None else argv
+    orig_argv = sys.orig_argv if orig_argv is None else orig_argv
+    module = list(orig_argv).index("-m", 1) if "-m" in orig_argv[1:] else None
+    if module is not None and orig_argv[module + 1 : module + 2] == ["bot.main"]:
+        return shlex.join(orig_argv[: module + 2])  # the interpreter and the module, as typed
+    script = argv[0] if argv else ""
+    name = os.path.basename(script)
+    if not name.startswith("dots-bot"):  # started some other way (a test, an embedding)
+        return "dots-bot"
+    found = shutil.which(name)
+    if found is not None and os.path.exists(script) and os.path.samefile(found, script):
+        return name
+    return shlex.quote(script)
 
 
 def run_local(options: LocalOptions) -> int:

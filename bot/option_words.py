@@ -74,7 +74,7 @@ COLOURS: Mapping[Colour, OptionWords] = {
 LEVELS: Mapping[Level, OptionWords] = {
     Level.EASY: OptionWords(N_("easy"), N_("takes what it is given")),
     Level.MEDIUM: OptionWords(N_("medium"), N_("sees your threats coming")),
-    Level.HARD: OptionWords(N_("hard"), N_("thinks longer (up to 2 s a move)")),
+    Level.HARD: OptionWords(N_("hard"), N_("thinks longer")),
 }
 # An end reason is only ever said as a result says it: "Pink wins 5–3 (both ended)".
 REASONS: Mapping[EndReason, OptionWords] = {

@@ -21,7 +21,6 @@ from bot.i18n import N_, SOURCE, Text, _, ngettext, translate
 from bot.option_words import name_of
 from engine import (
     ActionKind,
-    Board,
     EndReason,
     Game,
     NoStopsError,
@@ -33,7 +32,6 @@ from engine import (
     Start,
     StopNotAllowedError,
     StopPreview,
-    column_name,
 )
 from engine.game import STOP_MIN_DOTS
 
@@ -108,11 +106,11 @@ To run the bot on Discord:
   4. In "OAuth2 > URL Generator" tick "bot" and "applications.commands", give the bot
      "Send Messages", "Create Public Threads", "Send Messages in Threads", "Attach Files"
      and "Embed Links", open the URL and add the bot to your server.
-  5. Run dots-bot again.
+  5. Run {command} again.
 
 To play right here instead, two players at one keyboard, or you against the computer:
-  dots-bot local            (dots-bot local --help for sizes, rules and start positions)
-  dots-bot local --computer easy      (levels: easy, medium, hard)""")
+  {command} local            ({command} local --help for sizes, rules and start positions)
+  {command} local --computer easy      (levels: easy, medium, hard)""")
 
 
 def format_duration(duration: timedelta, *, locale: str = SOURCE) -> str:
@@ -431,41 +429,6 @@ def rating_lines(
         tail = ", " + translate(locale, N_("provisional")) if provisional else ""
         lines.append(f"{name}: {round(before)} → {round(after)} ({delta:+d}{tail})")
     return lines
-
-
-BOARD_LEGEND = N_(
-    "P/B: Pink's/Blue's dots · p/b: captured · +/-: inside a Pink/Blue base · .: free · "
-    "[ ]: last dot"
-)
-
-
-def board_text(board: Board, *, last: Point | None = None) -> str:
-    """The board as text with column letters and row numbers (row 1 at the bottom).
-
-    ``P``/``B`` live dots, ``p``/``b`` captured ones, ``+``/``-`` empty points inside a Pink or
-    Blue base, ``.`` free points (``BOARD_LEGEND`` says so for players); the dot at ``last`` is
-    shown in brackets, ``[P]``.
-    """
-    rows = board.picture().splitlines()
-    width = max(len(column_name(x)) for x in range(board.width)) + 1
-    number_width = len(str(board.height))
-    header = " " * number_width + "".join(column_name(x).rjust(width) for x in range(board.width))
-    lines = [header]
-    for index, row in enumerate(rows):
-        y = board.height - 1 - index
-        cells = [cell.rjust(width) for cell in row.split()]
-        if last is not None and last.y == y:
-            # Each cell has at least one space before it: the brackets take the space before the
-            # marked cell and the one before the next cell, so every column stays in place.
-            x = last.x
-            cells[x] = cells[x][:-2] + "[" + cells[x][-1]
-            if x + 1 < len(cells):
-                cells[x + 1] = "]" + cells[x + 1][1:]
-            else:
-                cells[x] += "]"
-        lines.append(f"{y + 1:>{number_width}}{''.join(cells)}")
-    lines.append(header)
-    return "\n".join(lines)
 
 
 def last_dot(game: Game) -> Point | None:

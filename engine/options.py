@@ -155,7 +155,7 @@ _COLOURS = {
 _LEVELS = {
     Level.EASY: "takes what it is given",
     Level.MEDIUM: "sees your threats coming",
-    Level.HARD: "thinks longer (up to 2 s a move)",
+    Level.HARD: "thinks longer",
 }
 _REASONS = {
     EndReason.ENDED: "both ended",

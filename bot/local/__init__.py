@@ -10,12 +10,15 @@ Options left out on the command line are None in ``LocalOptions``: they do not r
 saved game is offered, and a new game takes the defaults.
 
 The package: ``options`` (the command line), ``game`` (the game at the keyboard and
-``play_local``), ``interrupts`` (Ctrl-C and reading lines).
+``play_local``), ``interrupts`` (Ctrl-C and reading lines), ``board`` (the text board and its
+legend, with the colours' initials of the game's language), ``words`` (the help, typed lines
+cleaned, and what the terminal says beyond ``bot.text``).
 """
 
 from __future__ import annotations
 
-from bot.local.game import HELP, NAMES, SORRY, LocalGame, play_local
+from bot.local.board import board_text, legend
+from bot.local.game import NAMES, SORRY, LocalGame, play_local
 from bot.local.interrupts import Interrupts, Read, Write
 from bot.local.options import (
     BLUE_USER_ID,
@@ -28,11 +31,11 @@ from bot.local.options import (
     options_from,
     size_argument,
 )
+from bot.local.words import clean_line, help_text
 
 __all__ = [
     "BLUE_USER_ID",
     "DEFAULT_SIZE",
-    "HELP",
     "LOCAL_CHANNEL_ID",
     "LOCAL_GUILD_ID",
     "NAMES",
@@ -44,6 +47,10 @@ __all__ = [
     "Read",
     "Write",
     "add_arguments",
+    "board_text",
+    "clean_line",
+    "help_text",
+    "legend",
     "options_from",
     "play_local",
     "size_argument",

@@ -1,10 +1,11 @@
-"""A terminal game: the commands the player to move types, the board and pictures shown after
-each action, and ``play_local`` that runs it over the game service."""
+"""A terminal game: the commands typed at the keyboard, the board and pictures shown after each
+action, and ``play_local`` that runs it over the game service."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 
 from bot import text
@@ -33,6 +34,7 @@ from bot.i18n import (
     translate,
     words,
 )
+from bot.local.board import board_text, legend
 from bot.local.interrupts import Interrupts, Read, Write
 from bot.local.options import (
     BLUE_USER_ID,
@@ -41,10 +43,12 @@ from bot.local.options import (
     PINK_USER_ID,
     LocalOptions,
 )
+from bot.local.words import clean_line, help_text, point_error, result_line, run_line
 from bot.pictures import game_gif, game_png
 from engine import (
     Colour,
     Player,
+    Point,
     Rules,
     Start,
     StopPreview,
@@ -53,29 +57,27 @@ from engine import (
 
 NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
 
-HELP = N_("""\
-Commands (the player to move types them):
-  B7 or move B7   place a dot (column letter, row number; row 1 is at the bottom)
-  end             end: you make no more moves (asks to confirm; under grounding rules a stop)
-  resign          resign: your opponent wins (asks to confirm)
-  board           show the board again
-  undo            against the computer: take back your last move and its reply
-  help            this list
-  quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `dots-bot local`
-                  offers to continue it""")
-
 SORRY = N_("Sorry: {reason}. Type `help` for the commands.")
+NO_UNDO = N_("moves are taken back only against the computer")
 
 
 class LocalGame:
     """One terminal session: reads commands, calls the service, prints boards, writes PNGs."""
 
     def __init__(
-        self, service: GameService, options: LocalOptions, *, read: Read, write: Write
+        self,
+        service: GameService,
+        options: LocalOptions,
+        *,
+        read: Read,
+        write: Write,
+        interrupted: Callable[[], bool] = lambda: False,
     ) -> None:
         self.service = service
         self.options = options
-        self.read = read
+        self.read: Read = lambda prompt: clean_line(read(prompt))
+        # Whether Ctrl-C was pressed while the service worked (``Interrupts.interrupted``).
+        self.interrupted = interrupted
         self.write: Write = lambda message: write(text.plain(message))  # no Discord markdown
         self.locale = normalize(options.locale or locale_from_environment())
         self.view: GameView | None = None
@@ -92,20 +94,20 @@ class LocalGame:
             if self.view is None:
                 return 0
             self._name_players(self.view)
-            self.write(self.t(HELP))
+            self.write(help_text(self.locale, computer=self.computer is not None))
             self._show(self.view, "")
             while self.view.is_running:
                 if is_computer(self.view.to_move_id):
                     await self._computer_turn()
                     continue
                 prompt = f"{self.names[self.view.game.to_move or Player.PINK]}> "
-                line = self.read(prompt).strip()
+                line = self.read(prompt)
                 if not await self._command(line):
-                    self._saved()
+                    await self._saved()
                     return 0
         except (EOFError, KeyboardInterrupt):
             self.write("")
-            self._saved()
+            await self._saved()
             return 0
         finally:
             if self._turns is not None:
@@ -147,14 +149,31 @@ class LocalGame:
                     self.view = await self.service.game(game_id)
                     return
                 self._turns.arm(game_id)
+            if self.interrupted():
+                await self._interrupt_computer(game_id)
             try:
-                moved = await asyncio.wait_for(self._moved.get(), timeout=1.0)
+                moved = await asyncio.wait_for(self._moved.get(), timeout=0.1)
             except TimeoutError:
                 continue
             if moved.outcome.view.game_id == game_id:
                 break
-        for outcome in moved.outcomes:
-            await self._acted(outcome)
+        if self.interrupted():  # pressed as the move came: it was stored, and is not shown
+            await self._interrupt_computer(game_id)
+        # A run of moves alone (after the player ended) is said in one go, under one board.
+        self.view = moved.outcome.view
+        self._show(self.view, run_line(moved.outcomes, self.names, self.locale))
+
+    async def _interrupt_computer(self, game_id: int) -> None:
+        """Ctrl-C while the computer thinks: its move under way is cancelled before it is
+        stored, and the game is left as stored (a move stored as the key was pressed stays).
+
+        Raises:
+            KeyboardInterrupt: always, to leave as a press at the prompt does.
+        """
+        assert self._turns is not None
+        await self._turns.stop()
+        self.view = await self.service.game(game_id)
+        raise KeyboardInterrupt
 
     def _computer_moved(self, event: Event) -> None:
         if isinstance(event, ComputerMoved):
@@ -183,15 +202,18 @@ class LocalGame:
         )
 
     async def _saved_games(self) -> list[GameView]:
-        """The running local games, oldest first: two at one keyboard or against the computer."""
+        """The running local games, oldest first: two at one keyboard or against the computer.
+        A game left with no moves (by a program that was killed) is dropped, not offered."""
         local = {BLUE_USER_ID, *COMPUTER_IDS.values()}
-        return [
-            view
-            for view in await self.service.running_games(
-                user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID
-            )
-            if {view.pink_id, view.blue_id} - {PINK_USER_ID} <= local
-        ]
+        saved = []
+        for view in await self.service.running_games(user_id=PINK_USER_ID, guild_id=LOCAL_GUILD_ID):
+            if not {view.pink_id, view.blue_id} - {PINK_USER_ID} <= local:
+                continue
+            if view.game.actions:
+                saved.append(view)
+            else:
+                await self.service.abort(game_id=view.game_id, user_id=PINK_USER_ID)
+        return saved
 
     async def _continue(self) -> GameView | None:
         """Offer the saved games that fit the options given; the one chosen, or None."""
@@ -230,7 +252,7 @@ class LocalGame:
             )
         )
         while True:
-            answer = self.read(question).strip().lower().lstrip("#")
+            answer = self.read(question).lower().lstrip("#")
             if not answer:
                 return latest
             if answer in ("n", "no", "new", *self._words(N_("no"))):
@@ -322,9 +344,11 @@ class LocalGame:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?", "h"):
-                self.write(self.t(HELP))
+                self.write(help_text(self.locale, computer=self.computer is not None))
             elif word == "board":
                 self._show(view, "")
+            elif word == "undo" and self.computer is None:
+                self.write(self.t(_(SORRY, reason=self.t(NO_UNDO))))
             elif word == "undo":
                 undone = await self.service.undo(game_id=view.game_id, user_id=user_id)
                 self.view = undone.view
@@ -338,6 +362,10 @@ class LocalGame:
             elif word == "end":
                 if self._confirm_end(view, mover):
                     await self._acted(await self.service.end(game_id=view.game_id, user_id=user_id))
+                elif view.game.rules is Rules.GROUNDING:
+                    self.write(self.t(N_("Not stopped; your move.")))
+                else:
+                    self.write(self.t(N_("Not ended; your move.")))
             elif word == "resign":
                 question = _(
                     "{colour} resigns and {other} wins? [y/N] ",
@@ -348,10 +376,13 @@ class LocalGame:
                     await self._acted(
                         await self.service.resign(game_id=view.game_id, user_id=user_id)
                     )
+                else:
+                    self.write(self.t(N_("Not resigned; your move.")))
             elif word in ("move", "m", "play") and len(parts) == 1:
                 self.write(self.t(N_("Which point? For example `move E5`, or just `E5`.")))
             else:
                 point = parts[1] if word in ("move", "m", "play") else line
+                Point.parse(point, view.game.width, view.game.height)  # said here if not a point
                 outcome = await self.service.place(
                     game_id=view.game_id, user_id=user_id, point=point
                 )
@@ -359,7 +390,7 @@ class LocalGame:
         except Refusal as refusal:
             self.write(self.t(_(SORRY, reason=refusal.render(self.locale))))
         except ValueError as error:
-            self.write(self.t(_(SORRY, reason=self.t(text.error_message(error)))))
+            self.write(self.t(_(SORRY, reason=self.t(point_error(error, view.game)))))
         return True
 
     def _confirm_end(self, view: GameView, mover: Player) -> bool:
@@ -370,6 +401,12 @@ class LocalGame:
             if not preview.allowed:
                 return False
             if preview.dots:
+                self.write(
+                    board_text(
+                        game, last=text.last_dot(game), crosses=preview.dots, locale=self.locale
+                    )
+                )
+                self.write(legend(self.locale, crosses=True))
                 names = ", ".join(point.name for point in preview.dots)
                 path = self._picture(view, suffix="stop-preview", preview=preview)
                 self.write(
@@ -390,12 +427,19 @@ class LocalGame:
 
     def _show(self, view: GameView, headline: str) -> None:
         game = view.game
-        self.write(text.board_text(game.board, last=text.last_dot(game)))
-        self.write(self.t(text.BOARD_LEGEND))
+        crosses = game.handed_over  # by a stop
+        last = text.last_dot(game)
+        self.write(board_text(game, last=last, crosses=crosses, locale=self.locale))
+        self.write(legend(self.locale, crosses=bool(crosses)))
         if headline:
             self.write(headline)
         scores = text.scores_line(game, locale=self.locale)
-        self.write(scores + ". " + text.turn_line(game, self.names, locale=self.locale))
+        if game.result is not None:
+            computer = next((c for c in Player if is_computer(view.user_of(c))), None)
+            turn = result_line(game, self.names, computer=computer, locale=self.locale)
+        else:
+            turn = text.turn_line(game, self.names, locale=self.locale)
+        self.write(scores + ". " + turn)
         play_on = text.play_on_line(
             game, move_hint=self.t(N_("type a point")), end_hint="`end`", locale=self.locale
         )
@@ -406,11 +450,20 @@ class LocalGame:
     def _picture(
         self, view: GameView, *, suffix: str = "", preview: StopPreview | None = None
     ) -> Path:
+        """The picture's file, named for the game and its count of actions; a picture written
+        earlier is never overwritten (after `undo` the same count may show another position:
+        that one gets ``-2``, ``-3``, ...), and the same picture is not written twice."""
         out = self.options.out
         out.mkdir(parents=True, exist_ok=True)
+        png = game_png(view.game, self.names, preview=preview, words=words(self.locale))
         name = f"dots-game-{view.game_id}-{len(view.game.actions):03d}"
-        path = out / f"{name}{'-' + suffix if suffix else ''}.png"
-        path.write_bytes(game_png(view.game, self.names, preview=preview, words=words(self.locale)))
+        name += f"-{suffix}" if suffix else ""
+        path, copy = out / f"{name}.png", 1
+        while path.exists() and path.read_bytes() != png:
+            copy += 1
+            path = out / f"{name}-{copy}.png"
+        if not path.exists():
+            path.write_bytes(png)
         if not suffix:
             self.pictures.append(path)
         return path
@@ -435,7 +488,7 @@ class LocalGame:
         self.write(self.t(over))
 
     def _yes(self, question: str, *, default: bool = False) -> bool:
-        answer = self.read(question).strip().lower()
+        answer = self.read(question).lower()
         if not answer:
             return default
         return answer in ("y", "yes", *self._words(N_("yes")))
@@ -445,8 +498,13 @@ class LocalGame:
         said = self.t(word).lower()
         return (said, said[:1])
 
-    def _saved(self) -> None:
-        if self.view is not None and self.view.is_running:
+    async def _saved(self) -> None:
+        """Say that the game is kept for later; a game with no moves is dropped instead."""
+        if self.view is not None and self.view.is_running and not self.view.game.actions:
+            await self.service.abort(game_id=self.view.game_id, user_id=PINK_USER_ID)
+            dropped = _("Game #{game_id} had no moves: it is not kept.", game_id=self.view.game_id)
+            self.write(self.t(dropped))
+        elif self.view is not None and self.view.is_running:
             saved = _(
                 "Game #{game_id} ({game}) is saved; `dots-bot local` offers to continue it.",
                 game_id=self.view.game_id,
@@ -471,7 +529,13 @@ async def play_local(
         if service is None:
             service = await GameService.open(options.database)
         try:
-            game = LocalGame(service, options, read=interrupts.read, write=write)
+            game = LocalGame(
+                service,
+                options,
+                read=interrupts.read,
+                write=write,
+                interrupted=interrupts.interrupted,
+            )
             return await game.run()
         finally:
             if own:

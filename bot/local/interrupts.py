@@ -25,7 +25,8 @@ class Interrupts:
     raises KeyboardInterrupt from the read. Pressed while the service works (a move being
     stored, the computer thinking) it waits for the next read, so no action is cut in half,
     and the threads and the computer's worker processes started meanwhile inherit the block
-    (a worker that took it while starting would die with a traceback).
+    (a worker that took it while starting would die with a traceback). The game asks
+    ``interrupted`` while the computer thinks, to leave without playing its move.
 
     On a terminal the line is read by ``terminal_line``, which waits in ``select()`` on stdin
     and on the signal wakeup fd rather than in ``input()``: a press just before ``input()``
@@ -84,6 +85,13 @@ class Interrupts:
         if self._reading:
             raise KeyboardInterrupt
         self._pending = True  # a race at the edge of a read: the next read raises it
+
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C was pressed while no line was read (the service working, the computer
+        thinking): the press waits, blocked, for the next read, which raises it."""
+        if not self._active:
+            return False
+        return self._pending or signal.SIGINT in signal.sigpending()
 
     def read(self, prompt: str) -> str:
         """Read a line; KeyboardInterrupt if Ctrl-C is pressed while waiting or was before."""

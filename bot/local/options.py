@@ -11,7 +11,9 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from ai import LEVELS
 from bot import text
+from bot.config import DEFAULT_DATABASE
 from bot.games import (
     GameView,
     computer_id,
@@ -20,6 +22,7 @@ from bot.games import (
 from bot.i18n import (
     LOCALES,
     N_,
+    SOURCE,
     Text,
     _,
     locale_from_environment,
@@ -118,7 +121,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=[start.value for start in Start],
         help=_say(_("starting position: {choices} (default: empty)", choices=_described(Start))),
     )
-    parser.add_argument("--db", default=None, help=_say(N_("SQLite file (default: DOTS_DATABASE)")))
+    parser.add_argument(
+        "--db",
+        default=None,
+        help=_say(
+            _(
+                "SQLite file (default: DOTS_DATABASE if set, else {file})",
+                file=DEFAULT_DATABASE,
+            )
+        ),
+    )
     parser.add_argument(
         "--out", default="dots-pictures", help=_say(N_("folder for the PNG pictures"))
     )
@@ -134,7 +146,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_say(
             _(
                 "play against the computer at this level (unrated) instead of two at one "
-                "keyboard: {choices}",
+                "keyboard; it thinks at most {seconds} s a move: {choices}",
+                seconds=_seconds(max(level.max_seconds for level in LEVELS.values())),
                 choices=_described(Level),
             )
         ),
@@ -161,6 +174,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _say(message: Text) -> str:
     """``message`` in the terminal's language (for --help, before --lang is read)."""
     return translate(locale_from_environment(), message)
+
+
+def _seconds(seconds: float) -> str:
+    """A number of seconds as the terminal's language writes it: ``1.5``, Polish ``1,5``."""
+    written = f"{seconds:g}"
+    return written if locale_from_environment() == SOURCE else written.replace(".", ",")
 
 
 def _described(options: type[Rules | Start | Level | Colour]) -> str:

@@ -94,5 +94,5 @@ async def test_undo_and_the_computer_as_pink(tmp_path: Path) -> None:
 
 async def test_undo_between_two_players_is_refused(tmp_path: Path) -> None:
     _, printed, _ = await run(tmp_path, ["E5", "F5", "undo", "quit"])
-    assert "Sorry: moves can be taken back only in unrated games against the computer" in printed
+    assert "Sorry: moves are taken back only against the computer" in printed
     assert len((await stored(tmp_path)).game.actions) == 2

@@ -49,7 +49,8 @@ def play(tmp_path: Path, *args: str, yes: str, lang: str = "C.UTF-8") -> str:
                 "Różowy może grać dalej sam",
                 "Wygrywa Różowy 1–0 (obie strony zakończyły). Dobra gra, Różowy!",
                 "Koniec gry. Powtórka:",
-                "P/B: kropki Różowego/Niebieskiego",
+                "R/N: kropki Różowego/Niebieskiego",
+                " 3 . R n R . . . . . .",  # Blue's C3 captured
             ],
         ),
         (
@@ -62,13 +63,19 @@ def play(tmp_path: Path, *args: str, yes: str, lang: str = "C.UTF-8") -> str:
                 "Розовый может продолжать один",
                 "Побеждает Розовый 1–0 (обе стороны закончили). Отличная игра, Розовый!",
                 "Партия окончена. Повтор:",
+                "Р/С: точки Розового/Синего",
             ],
         ),
         (
             (),
             "uk_UA.UTF-8",
             "так",
-            ["Рожевий ставить точку на C2.", "Перемагає Рожевий 1–0", "Партію закінчено."],
+            [
+                "Рожевий ставить точку на C2.",
+                "Перемагає Рожевий 1–0",
+                "Партію закінчено.",
+                "Р/С: точки Рожевого/Синього",
+            ],
         ),
     ],
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import text
-from bot.local import HELP, LocalOptions, add_arguments
+from bot.local import LocalOptions, add_arguments, board_text, help_text, legend
 from engine import Colour, Game, Level, Player, Point, Rules, Start
 from tests.bot.test_computer_local import run as run_computer
 from tests.bot.test_local import run
@@ -154,21 +154,21 @@ def test_the_board_marks_the_last_dot_and_keeps_its_columns() -> None:
     game.place("C3")
     game.place("AB1")
     game.place("B3")
-    lines = text.board_text(game.board, last=text.last_dot(game)).splitlines()
+    lines = board_text(game, last=text.last_dot(game)).splitlines()
     assert lines[3] == "3  . [P] P" + "  ." * 25
-    assert text.board_text(game.board).splitlines()[3] == "3  .  P  P" + "  ." * 25
+    assert board_text(game).splitlines()[3] == "3  .  P  P" + "  ." * 25
     game.place("AB2")  # the last column: the bracket goes past it
-    lines = text.board_text(game.board, last=text.last_dot(game)).splitlines()
+    lines = board_text(game, last=text.last_dot(game)).splitlines()
     assert lines[4].endswith(" [B]") and lines[5].endswith("  B")
     assert text.last_dot(Game(5, 5)) is None
 
 
 def test_the_legend_names_every_symbol_of_the_board() -> None:
     symbols = set("".join(Game(5, 5).board.picture().split())) | set("PBpb+-")
-    legend = text.BOARD_LEGEND
+    said = legend()
     for symbol in sorted(symbols):
-        assert symbol in legend, symbol
-    assert "[ ]" in legend
+        assert symbol in said, symbol
+    assert "[ ]" in said
 
 
 async def test_every_board_in_the_terminal_has_the_legend_and_the_mark(
@@ -176,12 +176,12 @@ async def test_every_board_in_the_terminal_has_the_legend_and_the_mark(
 ) -> None:
     _, printed, _ = await run(tmp_path, ["C3", "D4", "board", "quit"], size=(5, 5))
     boards = printed.count("  A B C D E\n5 ")
-    assert boards == 4 and printed.count(text.BOARD_LEGEND) == 4
+    assert boards == 4 and printed.count(legend()) == 4
     assert "4 . . .[B]." in printed and "3 . .[P]. ." in printed
 
 
 def test_help_and_the_readme_list_every_command() -> None:
-    commands = re.findall(r"^  (\w+)", HELP, re.MULTILINE)
+    commands = re.findall(r"^  (\w+)", help_text(computer=True), re.MULTILINE)
     assert "undo" in commands and "quit" in commands
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Play in your terminal", 1)[1].split("\n## ", 1)[0]

@@ -187,7 +187,8 @@ async def test_ctrl_c_against_the_computer_and_while_it_thinks(
     assert session.wait() == 0
     assert_clean(session.output)
     assert "is saved" in session.output
-    # While the computer thinks: it finishes and stores its move, then the program leaves.
+    # While the computer thinks: its move is neither played nor shown, and the program leaves
+    # at once, saying what is stored.
     session = terminal(["local", "--computer", "hard"])
     session.expect(r"Continue local game #1 .*\? \[Y/n\] ")
     session.type("")
@@ -196,10 +197,16 @@ async def test_ctrl_c_against_the_computer_and_while_it_thinks(
     session.expect(r"is thinking\.\.\.")
     session.press(b"\x03")
     assert session.wait() == 0
-    assert "Computer (hard) plays" in session.output
+    after = session.output.rsplit("is thinking...", 1)[1]
+    assert "Computer (hard) plays" not in after and "Pink> " not in after
+    assert "Game #1 (5×5, standard rules, start: empty, you (Pink) against Computer (hard), " in (
+        after
+    )
     assert_clean(session.output)
     [(_, _, _, actions)] = await saved_games(tmp_path)
-    assert len(actions) == 4 and actions[2] == "Pink B2"  # the computer's reply was stored
+    assert actions[2] == "Pink B2"
+    assert f"{len(actions)} moves so far) is saved" in after  # what is stored, as it is
+    assert len(actions) == 3  # the computer's reply was not played
 
 
 async def test_plain_local_offers_the_computer_game_and_describes_it(
@@ -246,6 +253,8 @@ async def test_options_that_contradict_the_saved_game_are_not_offered_it(
         "1 move so far) is not offered: you asked for --size 20x20 --rules grounding." in shown
     )
     assert "New local game #2: 20×20, grounding rules" in shown
+    session.type("J10")
+    session.expect(r"Blue> ")
     session.type("quit")
     assert session.wait() == 0
     assert [game_id for game_id, *_ in await saved_games(tmp_path)] == [1, 2]
@@ -297,3 +306,62 @@ def test_bad_options_are_usage_errors_of_dots_bot_local(
     assert "OptionOutOfRange" not in session.output and "database" not in session.output
     assert_clean(session.output)
     assert not (tmp_path / "dots.sqlite3").exists()  # nothing was started
+
+
+async def test_keys_points_answers_and_a_stop_at_a_real_keyboard(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    session = terminal(["local", "--size", "7x7", "--rules", "grounding"])
+    shown = session.expect(r"Pink> ")
+    assert "Commands (the player to move types them):" in shown and "undo" not in shown
+    assert "P/B: Pink's/Blue's dots" in shown
+    session.type("\x1b[A")  # the up arrow, without line editing: nothing to answer
+    assert "Sorry" not in session.expect(r"Pink> ")
+    session.type("A0")
+    assert "Sorry: A0 is off the board: columns are A–G, rows 1–7." in session.expect(r"Pink> ")
+    session.type("undo")
+    assert "Sorry: moves are taken back only against the computer." in session.expect("Pink> ")
+    # Pink's F6 is the one Pink dot not linked to the edge: a stop hands it over.
+    moves = ["`A4`", "G1", "B4", "G2", "C4", "G3", "D4", "G4", "D5", "G5", "F6", "A1"]
+    for move, prompt in zip(moves, ["Blue> ", "Pink> "] * 6, strict=True):
+        session.type(move)
+        session.expect(prompt)
+    session.type("end")
+    preview = session.expect(r"Pink: really stop\? \[y/N\] ")
+    assert "6 . . . . . x ." in preview and "x: handed over by the stop" in preview
+    session.type("n")
+    assert "Not stopped; your move." in session.expect(r"Pink> ")
+    session.type("end")
+    session.expect(r"\[y/N\] ")
+    session.type("y")
+    assert session.wait() == 0
+    after = session.output.rsplit("[y/N] ", 1)[1]
+    assert "6 . . . . . x ." in after and "Pink stops: 1 dot that is not grounded" in after
+    assert "Pink plays A4." in session.output  # typed with Discord's backticks
+    assert "\x1b" not in session.output  # the terminal echoed the arrow as ^[[A, we did not
+    assert_clean(session.output)
+
+
+async def test_against_the_computer_a_run_alone_and_the_result_at_a_real_keyboard(
+    terminal: type[Terminal], tmp_path: Path
+) -> None:
+    session = terminal(["local", "--size", "5x5", "--computer", "easy"])
+    shown = session.expect(r"Pink> ")
+    assert "Commands (type them on your turn):" in shown and "  undo " in shown
+    session.type("quit")  # nobody moved: nothing to keep
+    assert session.wait() == 0
+    assert "Game #1 had no moves: it is not kept." in session.output
+    assert await saved_games(tmp_path) == []
+    session = terminal(["local", "--size", "5x5", "--computer", "easy"])
+    assert "Continue" not in session.expect(r"Pink> ")
+    session.type("C3")
+    session.expect(r"Pink> ")
+    session.type("end")
+    session.expect(r"\[y/N\] ")
+    session.type("y")
+    assert session.wait() == 0
+    after = session.output.rsplit("Pink ends and makes no more moves.", 1)[1]
+    assert after.count("  A B C D E\n5") == 1  # the computer's run alone under one board
+    assert "Computer (easy) plays on alone: " in after
+    assert "Computer (easy) wins this time: better luck in the next game!" in after
+    assert_clean(session.output)

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot import text
+from bot.local import board_text
 from engine import Game, Player
 
 NAMES = {Player.PINK: "Pink", Player.BLUE: "Blue"}
@@ -34,7 +35,7 @@ def test_board_text_has_coordinates_with_row_one_at_the_bottom() -> None:
     game = Game(28, 5)
     game.place("AB1")
     game.place("A5")
-    lines = text.board_text(game.board).splitlines()
+    lines = board_text(game).splitlines()
     assert lines[0].split() == [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "AA", "AB"]
     assert lines[0] == lines[-1]
     assert lines[1].split()[:2] == ["5", "B"] and lines[5].split()[0] == "1"

@@ -58,7 +58,7 @@ def test_the_choices_read_the_table_within_discords_limits() -> None:
         ("pink (moves first)", "pink"),
         ("blue", "blue"),
     ]
-    assert LEVEL_CHOICES[2].name == "hard: thinks longer (up to 2 s a move)"
+    assert LEVEL_CHOICES[2].name == "hard: thinks longer"
     for choices in (RULES_CHOICES, START_CHOICES, COLOUR_CHOICES, LEVEL_CHOICES):
         assert len(choices) <= 25 and all(len(c.name) <= 100 for c in choices)
 
