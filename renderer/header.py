@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine import Player
 from renderer.layout import ROW_STEP, Layout, layout
-from renderer.text import fit, font, wrap
+from renderer.text import fit, width_of, wrap
 
 Box = tuple[int, int, int, int]
 
@@ -62,19 +62,17 @@ def _widest_score(lay: Layout) -> str:
 
 def name_room(lay: Layout, header: Header, n: int, *, stacked: bool, score: str = "") -> float:
     """The width player ``n``'s name may take (by the score ``score`` when given)."""
-    face = font(lay.header_size)
     shown, time = _score_text(header, n)
     width = lay.image_width - 2 * lay.header_left
     column = width if stacked else width / 2
-    taken = name_x(lay, 0) + face.getlength((score or shown) + time) + lay.header_size
+    taken = name_x(lay, 0) + width_of((score or shown) + time, lay.header_size) + lay.header_size
     return column - taken
 
 
 def _side_by_side(lay: Layout, header: Header) -> bool:
-    face = font(lay.header_size)
     widest = _widest_score(lay)
     return all(
-        face.getlength(header.names[n])
+        width_of(header.names[n], lay.header_size)
         <= name_room(lay, header, n, stacked=False, score=max(widest, str(header.scores[n])))
         for n in (0, 1)
     )
@@ -105,13 +103,14 @@ def header_text(lay: Layout, header: Header) -> HeaderText:
     """The words of ``header`` as they are drawn in ``lay`` (a layout ``fitted`` to it draws
     every word; a smaller one cuts the last line it has with an ellipsis)."""
     stacked = lay.name_rows > 1
-    face = font(lay.header_size)
     names = []
     for n in (0, 1):
         room = name_room(lay, header, n, stacked=stacked)
         name = header.names[n]
-        names.append(name if face.getlength(name) <= room else fit(name, lay.header_size, room))
-    lines = wrap(header.status, lay.status_size, status_room(lay))
+        names.append(
+            name if width_of(name, lay.header_size) <= room else fit(name, lay.header_size, room)
+        )
+    lines = list(wrap(header.status, lay.status_size, status_room(lay)))
     if len(lines) > lay.status_rows:
         rest = " ".join(lines[lay.status_rows - 1 :])
         lines = [*lines[: lay.status_rows - 1], fit(rest, lay.status_size, status_room(lay))]

@@ -1,6 +1,7 @@
 """No header line of a picture is cut: every sentence the headers say (whose turn, with a clock,
 results, a stop's preview, a replay's frames), in every language, with long names, on the
-narrowest board, is drawn whole; the header grows a line rather than lose a word."""
+narrowest board, is drawn whole; the header grows a line rather than lose a word. The sticker
+book's title and its stickers' names too."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image
 
-from bot.i18n import LOCALES, words
+from bot.cogs.stickers import MISSING, TALLY, book_title
+from bot.games.stickers import book_entries
+from bot.i18n import LOCALES, translate, words
 from engine import EndReason, Game, Player, Result, Rules
 from renderer import layout, render_gif, render_png
 from renderer.header import Header, fitted, header_text
 from renderer.picture import scene_of
+from renderer.stickers import NAME_SIZES, name_lines, render_sticker_book, title_lines
 from renderer.words import Words, preview_line, replay_line, result_line, turn_line
 from tests.renderer.pixels import decode
 
@@ -141,3 +145,27 @@ def test_a_replay_makes_room_for_its_longest_frame() -> None:
     lay = fitted(layout(5, 5), [Header(LONG_NAMES, (0, 0), line) for line in lines])
     assert lay.name_rows == 2  # long names, one a line
     assert gif.size == lay.size  # as tall as its longest frame needs
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_sticker_book_says_its_title_and_every_name_whole(locale: str) -> None:
+    entries = [
+        (i, translate(locale, name), n % 2) for n, (i, name, _) in enumerate(book_entries({}))
+    ]
+    tally = translate(locale, TALLY).format(have=99, total=99)
+    for name in (*LONG_NAMES, "Aleksandra Wiśniewska-Kowalczyk von Hohenzollern"):
+        title = book_title(name, locale)
+        assert " ".join(title_lines(title, tally)) == title
+    for _, name, _ in entries:
+        size, lines = name_lines(name)
+        assert " ".join(lines) == name and size >= NAME_SIZES[-1], (locale, name)
+    long = book_title(LONG_NAMES[0] + " " + LONG_NAMES[1], locale)
+    book = decode(
+        render_sticker_book(
+            entries,
+            long,
+            tally=translate(locale, TALLY),
+            missing=translate(locale, MISSING),
+        )
+    )
+    assert book.height > decode(render_sticker_book(entries, "Ada")).height  # the title wrapped
