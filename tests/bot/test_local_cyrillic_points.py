@@ -1,0 +1,31 @@
+"""The terminal reads points typed on a Russian keyboard as `/move` does: a Cyrillic letter
+drawn like a Latin one is that letter; one with no Latin twin asks for Latin letters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.games import GameService
+from bot.local import LocalOptions, play_local
+
+
+async def test_the_terminal_plays_a_point_typed_in_cyrillic(tmp_path: Path) -> None:
+    lines = ["В7", "Д5", "е5"]
+    out: list[str] = []
+
+    def read(_prompt: str) -> str:
+        if not lines:
+            raise EOFError
+        return lines.pop(0)
+
+    options = LocalOptions(database=str(tmp_path / "dots.sqlite3"), out=tmp_path, locale="ru")
+    assert await play_local(options, read=read, write=out.append) == 0
+    printed = "\n".join(out)
+    assert "`Д5` — не пункт: пишите букву столбца латиницей" in printed
+    assert "Traceback" not in printed
+    service = await GameService.open(tmp_path / "dots.sqlite3")
+    try:
+        view = await service.game(1)
+        assert [str(action) for action in view.game.actions] == ["Pink B7", "Blue E5"]
+    finally:
+        await service.close()
