@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.error_words import error_message
 from bot.games import GameService
+from bot.i18n import translate
 from bot.local import LocalOptions, play_local
+from engine import InvalidPointError, PointMistake
 
 
 async def test_the_terminal_plays_a_point_typed_in_cyrillic(tmp_path: Path) -> None:
@@ -21,7 +24,9 @@ async def test_the_terminal_plays_a_point_typed_in_cyrillic(tmp_path: Path) -> N
     options = LocalOptions(database=str(tmp_path / "dots.sqlite3"), out=tmp_path, locale="ru")
     assert await play_local(options, read=read, write=out.append) == 0
     printed = "\n".join(out)
-    assert "`Д5` — не пункт: пишите букву столбца латиницей" in printed
+    said = error_message(InvalidPointError("Д5", PointMistake.LATIN_LETTERS, 10, 10))
+    assert translate("ru", said) in printed
+    assert "латиницей (переключите раскладку клавиатуры)" in printed
     assert "Traceback" not in printed
     service = await GameService.open(tmp_path / "dots.sqlite3")
     try:

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.cogs.interactions import sentence
+from bot.error_words import error_message
+from bot.i18n import translate
+from engine import InvalidPointError, PointMistake
 from tests.e2e.helpers import actions, bot_on, make_server, snapshot, start_game
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
@@ -34,17 +38,19 @@ async def test_a_move_typed_in_cyrillic_plays_its_latin_twin(
         assert offered and all(p.startswith("B") for p in offered)
 
         reply = await (await fake.slash(s.alice, "move", channel=thread, point="В7")).reply()
-        assert not reply.is_ephemeral and "ставит точку на B7" in reply.content
+        assert not reply.is_ephemeral and "B7" in reply.content
         assert actions(db, started.game_id)[-1] == ("dot", 1, "B7")
 
         reply = await (await fake.slash(s.bob, "move", channel=thread, point="е5")).reply()
-        assert not reply.is_ephemeral and "ставит точку на E5" in reply.content
+        assert not reply.is_ephemeral and "E5" in reply.content
+        assert actions(db, started.game_id)[-1] == ("dot", 2, "E5")
 
         before = snapshot(db)
         refusal = await (await fake.slash(s.alice, "move", channel=thread, point="Д5")).reply()
         assert refusal.is_ephemeral
-        assert refusal.content.startswith("`Д5` — не пункт:"), refusal.content
+        said = error_message(InvalidPointError("Д5", PointMistake.LATIN_LETTERS, 10, 10))
+        assert refusal.content == sentence(translate("ru", said), "ru")
         assert "латиницей (переключите раскладку клавиатуры)" in refusal.content
-        assert "A–J" in refusal.content  # the board's columns, to say what to type instead
+        assert "`Д5`" in refusal.content and "A–J" in refusal.content  # the board's columns
         assert snapshot(db) == before
     assert fake.unrouted == []
