@@ -26,6 +26,8 @@ from tests.renderer.pixels import decode
 P, B = Player.PINK, Player.BLUE
 # As long as display names commonly are, with letters wider than most.
 LONG_NAMES = ("Aleksandra Wiśniewska", "Bartholomew Kowalczyk")
+# As long as Discord lets a display name be (32 characters).
+LONGEST_NAMES = ("Aleksandra Wiśniewska-Kowalczyk", "Bartholomew Kowalczyk-Wiśniewski")
 TIMES = ("59:59", "0:42")
 
 
@@ -54,7 +56,8 @@ def sentences(said: Words, names: tuple[str, str]) -> Iterator[str]:
 
 def every_sentence(said: Words) -> set[str]:
     """The sentences for long names and for players shown by their colours."""
-    return set(sentences(said, LONG_NAMES)) | set(sentences(said, (said.pink, said.blue)))
+    every = set(sentences(said, LONG_NAMES)) | set(sentences(said, LONGEST_NAMES))
+    return every | set(sentences(said, (said.pink, said.blue)))
 
 
 def _marked(value: object) -> object:
@@ -88,7 +91,7 @@ def test_no_header_sentence_is_cut(locale: str, size: tuple[int, int]) -> None:
     narrow = layout(*size)
     grew = 0
     for sentence in sorted(every_sentence(said)):
-        for names in (LONG_NAMES, (said.pink, said.blue)):
+        for names in (LONG_NAMES, LONGEST_NAMES, (said.pink, said.blue)):
             header = Header(names, (120, 87), sentence, P, TIMES)
             lay = fitted(narrow, [header])
             shown = header_text(lay, header)
