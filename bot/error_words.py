@@ -88,6 +88,14 @@ _HOW_TO_WRITE = {
     (PointMistake.ROW_DIGITS, False): N_(
         "{shown} is not a point: write the row number with the digits 0-9, like B7"
     ),
+    (PointMistake.LATIN_LETTERS, True): N_(
+        "{shown} is not a point: write the column with Latin letters (switch the keyboard "
+        "layout), like B7 ({board})"
+    ),
+    (PointMistake.LATIN_LETTERS, False): N_(
+        "{shown} is not a point: write the column with Latin letters (switch the keyboard "
+        "layout), like B7"
+    ),
     (PointMistake.LETTER_AND_NUMBER, True): N_(
         "{shown} is not a point: a point is a column letter and a row number, like B7 ({board})"
     ),

@@ -118,6 +118,8 @@ class PointMistake(enum.Enum):
     NOT_A_NAME = "not a name"  # not text at all
     NOT_A_PAIR = "not a pair"  # not text and not a pair of coordinates
     ROW_DIGITS = "row digits"  # the row written with digits other than 0-9
+    # a letter of another script with no Latin twin (``Д5``): typed on another keyboard layout
+    LATIN_LETTERS = "latin letters"
     LETTER_AND_NUMBER = "letter and number"  # any other text
     OFF_BOARD = "off board"  # a well-formed point that lies outside the board
 
@@ -154,6 +156,8 @@ class InvalidPointError(DotsError):
         hint = f" ({_board_words(*self.board)})" if self.board and all(self.board) else ""
         if self.mistake is PointMistake.ROW_DIGITS:
             how = "write the row number with the digits 0-9"
+        elif self.mistake is PointMistake.LATIN_LETTERS:
+            how = "write the column with Latin letters (switch the keyboard layout)"
         else:
             how = "a point is a column letter and a row number"
         return f"{shown} is not a point: {how}, like B7{hint}"

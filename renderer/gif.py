@@ -16,21 +16,12 @@ from collections.abc import Iterator
 
 from PIL import Image, ImageChops
 
-from engine import Game, Placement, Player, Record
+from engine import ActionKind, Game, Placement, Player, Record
 from renderer import words as headers
+from renderer.header import Header, fitted, status_box
 from renderer.layout import Layout, layout
 from renderer.palette import TRANSPARENT, palette_bytes, to_palette
-from renderer.picture import (
-    Box,
-    Header,
-    Names,
-    Scene,
-    name_pair,
-    paint,
-    scene_of,
-    shapes,
-    status_box,
-)
+from renderer.picture import Box, Names, Scene, name_pair, paint, scene_of, shapes
 from renderer.words import ENGLISH, Words
 
 _CHANGED = [0] + [255] * 255  # Image.point table: which palette differences are changes
@@ -63,8 +54,9 @@ def render_gif(
     """
     record = source.record if isinstance(source, Game) else source
     game = Game.at_start(record)
-    lay = layout(record.width, record.height)
     shown = name_pair(names, words)
+    final = source if isinstance(source, Game) else Game.replay(record)
+    lay = fitted(layout(record.width, record.height), _every_header(record, final, shown, words))
     delay = move_ms if move_ms is not None else frame_ms(len(record.actions))
     writer = _Writer(lay)
     scene = scene_of(lay, game, names=shown, words=words)
@@ -95,6 +87,33 @@ def _header(
         return Header(names, scores, headers.result_line(game.result, names, words), game.winner)
     line = headers.replay_line(move, total, names, game.ended, game.rules, words)
     return Header(names, scores, line)
+
+
+def _every_header(
+    record: Record, final: Game, names: tuple[str, str], words: Words
+) -> Iterator[Header]:
+    """The headers of a replay's frames, as wide as each can be: the frames share one layout,
+    which must hold the longest of them uncut. A frame's move number is at most the total
+    (digits are all as wide in the font), so the last move stands for every one."""
+    total = len(record.actions)
+    scores = (final.score(Player.PINK), final.score(Player.BLUE))
+    yield Header(
+        names, scores, headers.replay_line(0, total, names, frozenset(), record.rules, words)
+    )
+    ended: set[Player] = set()
+    seen: set[frozenset[Player]] = set()
+    for action in record.actions:
+        if frozenset(ended) not in seen:
+            seen.add(frozenset(ended))
+            line = headers.replay_line(total, total, names, frozenset(ended), record.rules, words)
+            yield Header(names, scores, line)
+        if action.kind == ActionKind.END:
+            ended.add(action.player)
+    if final.result is not None:
+        yield Header(names, scores, headers.result_line(final.result, names, words), final.winner)
+    elif frozenset(ended) not in seen:  # the last frame of a game still running
+        line = headers.replay_line(total, total, names, frozenset(ended), record.rules, words)
+        yield Header(names, scores, line)
 
 
 def _next_scene(

@@ -8,6 +8,7 @@ from functools import cache
 from engine import Point
 
 MIN_IMAGE_WIDTH = 480  # room for the header on the smallest boards
+ROW_STEP = 1.3  # from one line of the header to the next, in sizes of its font
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +16,8 @@ class Layout:
     """The geometry of a picture of a ``width`` x ``height`` board (all lengths in pixels).
 
     The dot of a point is centred on the pixel ``centre(point)`` (on that pixel's middle).
+    The header holds ``name_rows`` lines of names (1: side by side; 2: one a line) and
+    ``status_rows`` lines of status, from ``header_left`` pixels in from either side.
     """
 
     width: int
@@ -32,6 +35,9 @@ class Layout:
     status_size: int
     line_width: int
     strong_line_width: int
+    header_left: int
+    name_rows: int
+    status_rows: int
 
     def centre(self, point: Point) -> tuple[int, int]:
         """The pixel at the middle of ``point``'s dot."""
@@ -82,8 +88,10 @@ class Layout:
 
 
 @cache
-def layout(width: int, height: int) -> Layout:
-    """The geometry of a picture of a ``width`` x ``height`` board (cached per size)."""
+def layout(width: int, height: int, *, name_rows: int = 1, status_rows: int = 1) -> Layout:
+    """The geometry of a picture of a ``width`` x ``height`` board (cached per size), with
+    room in its header for ``name_rows`` lines of names and ``status_rows`` of status
+    (``renderer.header.fitted`` says how many a header needs)."""
     longest = max(width, height)
     # 10x10 comes out 574 px wide, 39x32 980 px and 52x52 1290 px.
     cell = max(24, min(60, 468 // (longest - 1)))
@@ -95,8 +103,14 @@ def layout(width: int, height: int) -> Layout:
     image_width = max(MIN_IMAGE_WIDTH, board_width)
     header_size = max(16, min(26, round(image_width / 32)))
     status_size = round(header_size * 0.85)
-    header_height = round(header_size * 1.35 + status_size * 1.35 + header_size * 0.9)
+    more_lines = (name_rows - 1) * header_size + (status_rows - 1) * status_size
+    header_height = round(
+        header_size * 1.35 + status_size * 1.35 + header_size * 0.9 + more_lines * ROW_STEP
+    )
     left = (image_width - board_width) // 2 + margin
+    # The header starts where the row numbers do, but no further in than 16 px: on a small
+    # board, centred in a wider picture, its words take the picture's whole width.
+    header_left = max(10, min(16, round(left - label_gap - label_size * 0.6)))
     top = header_height + margin
     image_height = top + (height - 1) * cell + margin
     line_width = max(2, round(cell * 0.11))
@@ -116,4 +130,7 @@ def layout(width: int, height: int) -> Layout:
         status_size=status_size,
         line_width=line_width,
         strong_line_width=max(line_width + 1, round(line_width * 1.6)),
+        header_left=header_left,
+        name_rows=name_rows,
+        status_rows=status_rows,
     )

@@ -14,10 +14,11 @@ from PIL import _imaging as pillow_core
 from engine import Base, Board, Game, Player, Point, StopPreview
 from renderer import sprites
 from renderer import words as headers
+from renderer.header import Header, header_text, name_middles, name_x, status_middles, status_top
 from renderer.layout import Layout
 from renderer.palette import COLOURS, INK, LABEL, PAPER, Rgb
 from renderer.paper import paper, tinted
-from renderer.text import clean, fit, font, stamp
+from renderer.text import clean, font, stamp
 from renderer.words import ENGLISH, Words
 
 Box = tuple[int, int, int, int]
@@ -35,18 +36,6 @@ except AttributeError:  # pragma: no cover - a Pillow without the setting: slowe
 
 Names = tuple[str, str] | Mapping[Player, str] | None
 Clock = str | timedelta | float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Header:
-    """The lines above the board: names and scores, and whose turn it is or the result."""
-
-    names: tuple[str, str]
-    scores: tuple[int, int]
-    status: str = ""
-    status_player: Player | None = None
-    # Each player's time left on a game clock ("4:59"), shown after their score.
-    times: tuple[str, str] | None = None
 
 
 class Shape:
@@ -240,19 +229,6 @@ def scene_of(
     )
 
 
-def header_lines(lay: Layout) -> tuple[int, int]:
-    """The heights of the middles of the header's two lines: names and scores, then status."""
-    size, small = lay.header_size, lay.status_size
-    line1 = round(size * 0.45 + size * 0.65)
-    return line1, round(line1 + size * 0.7 + small * 0.75)
-
-
-def status_box(lay: Layout) -> Box:
-    """The strip of the header that holds the status line (below the names and scores)."""
-    line1, line2 = header_lines(lay)
-    return (0, (line1 + line2) // 2, lay.image_width, lay.header_height)
-
-
 def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -390,33 +366,34 @@ class _Canvas:
         self.image.paste(colour, (px - k - self.ox, py - k - self.oy), mask)
 
     def header(self, header: Header) -> None:
-        """Draw the names with their colours and scores, and the status line below."""
+        """Draw the names with their colours and scores, and the status lines below (the words
+        laid out by ``renderer.header.header_text``)."""
         lay = self.lay
         size, small = lay.header_size, lay.status_size
-        x0 = max(10, round(lay.left - lay.label_gap - lay.label_size * 0.6))
-        line1, line2 = header_lines(lay)
+        x0 = lay.header_left
+        shown = header_text(lay, header)
         half = (lay.image_width - 2 * x0) / 2
         face = font(size)
-        # A box below the first line (a replay frame's new move number) skips its names.
-        names_shown = self.box[1] < (line1 + line2) // 2
+        rows = name_middles(lay)
+        # A box below the names (a replay frame's new move number) skips them.
+        names_shown = self.box[1] < status_top(lay)
         for n, player in enumerate((Player.PINK, Player.BLUE) if names_shown else ()):
-            x = x0 + n * half
-            self.swatch(player, size * 0.36, (x + size * 0.36, line1))
+            x, y = (x0, rows[n]) if shown.stacked else (x0 + n * half, rows[0])
+            self.swatch(player, size * 0.36, (x + size * 0.36, y))
             score = str(header.scores[n])
-            name_x = x + size * 0.72 + size * 0.35
             time = f"  {header.times[n]}" if header.times else ""
-            room = half - (name_x - x) - face.getlength(score + time) - size
-            name = fit(header.names[n], size, room)
-            self.text(name, size, (name_x, line1), INK)
-            score_x = name_x + face.getlength(name) + size * 0.5
-            self.text(score, size, (score_x, line1), COLOURS[player].dark)
+            name = shown.names[n]
+            self.text(name, size, (name_x(lay, x), y), INK)
+            score_x = name_x(lay, x) + face.getlength(name) + size * 0.5
+            self.text(score, size, (score_x, y), COLOURS[player].dark)
             if time:
-                self.text(time, size, (score_x + face.getlength(score), line1), LABEL)
+                self.text(time, size, (score_x + face.getlength(score), y), LABEL)
         x = float(x0)
+        lines = status_middles(lay)
         if header.status_player is not None:
-            self.swatch(header.status_player, small * 0.3, (x + small * 0.3, line2))
-            x += small * 0.6 + small * 0.4
-        self.text(fit(header.status, small, lay.image_width - x - x0), small, (x, line2), LABEL)
+            self.swatch(header.status_player, small * 0.3, (x + small * 0.3, lines[0]))
+        for line, y in zip(shown.status, lines, strict=False):
+            self.text(line, small, (x + small, y), LABEL)
 
     def text(self, text: str, size: int, at: tuple[float, float], colour: Rgb) -> None:
         """Write ``text`` with its left end and middle at ``at`` (picture pixels)."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Mapping, Sequence
 
 from engine import Board, Game, Player, Point, StopPreview
+from renderer.header import fitted
 from renderer.layout import layout
 from renderer.palette import to_palette
 from renderer.picture import Clock, Names, paint, scene_of
@@ -44,7 +46,8 @@ def render_png(
     points drawn with a cross (the dots a stop would hand over, rule 8.2); a game over by a stop
     marks the dots it handed over when no marks are given. ``highlight_last`` marks the last dot
     and emphasises the bases it made; ``labels`` draws the coordinates around the board.
-    ``status`` replaces the line under the names (whose turn it is, or the result).
+    ``status`` replaces the line under the names (whose turn it is, or the result). The
+    header grows to hold every word of it (``renderer.header``).
     ``preview`` draws what a stop would do now (``Game.stop_preview``): its dots crossed and
     the header marked as a preview. ``words`` are the header's words (``ENGLISH`` unless the
     caller passes its reader's language). ``times`` is each player's time left on a game clock
@@ -55,9 +58,9 @@ def render_png(
     """
     board = position.board if isinstance(position, Game) else position
     lay = layout(board.width, board.height)
-    scene = scene_of(
-        lay,
-        position,
+    scene_in = functools.partial(
+        scene_of,
+        position=position,
         names=names,
         clock=clock,
         marks=marks,
@@ -67,6 +70,10 @@ def render_png(
         times=times,
         preview=preview,
     )
+    scene = scene_in(lay)
+    grown = fitted(lay, [scene.header])  # room for every word of the header
+    if grown != lay:
+        lay, scene = grown, scene_in(grown)
     image = to_palette(paint(lay, scene, labels=labels))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=compress_level(len(scene.dots)))

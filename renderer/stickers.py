@@ -32,13 +32,16 @@ from renderer.palette import (
     Rgb,
     to_palette,
 )
-from renderer.text import clean, fit, font
+from renderer.text import clean, fit, font, width_of, wrap
 
 SCALE = 3
 COLUMNS = 4
 CARD_W, CARD_H = 200, 178
 MARGIN = 16
-TITLE_H = 56
+TITLE_H = 56  # the title's band when the title takes one line
+TITLE_SIZE = 26
+TITLE_STEP = 34  # each more line of the title
+NAME_SIZES = (17, 16, 15, 14)  # a sticker's name, at the largest size that fits its card
 EMBLEM_R = 52  # the emblem's half-size in pixels
 WHITE: Rgb = (255, 255, 255)
 
@@ -208,24 +211,59 @@ EMBLEMS: dict[str, Callable[[Pen], None]] = {
 }
 
 
-def card_box(index: int) -> tuple[int, int, int, int]:
-    """The pixel box of the ``index``-th card of the book (left, top, right, bottom)."""
+def card_box(index: int, title_h: int = TITLE_H) -> tuple[int, int, int, int]:
+    """The pixel box of the ``index``-th card of the book (left, top, right, bottom), below a
+    title band ``title_h`` pixels high."""
     row, col = divmod(index, COLUMNS)
     left = MARGIN + col * CARD_W
-    top = TITLE_H + row * CARD_H
+    top = title_h + row * CARD_H
     return left + 6, top + 6, left + CARD_W - 6, top + CARD_H - 6
 
 
-def render_sticker_book(stickers: Sequence[tuple[str, str, int]], title: str) -> bytes:
+def title_lines(title: str, tally: str) -> tuple[str, ...]:
+    """The title's lines: all of it, beside the tally at the right (a wider title wraps)."""
+    room = 2 * MARGIN + COLUMNS * CARD_W - 2 * (MARGIN + 6) - width_of(tally, 18) - 24
+    return wrap(clean(title), TITLE_SIZE, room) or ("",)
+
+
+def name_lines(name: str) -> tuple[int, tuple[str, ...]]:
+    """A sticker's name on its card: the font size and the lines (one line at the largest size
+    that fits, else two lines at the smallest)."""
+    room = CARD_W - 12 - 16
+    shown = clean(name)
+    for size in NAME_SIZES:
+        if width_of(shown, size) <= room:
+            return size, (shown,)
+    size = NAME_SIZES[-1]
+    lines = wrap(shown, size, room)
+    if len(lines) > 2:
+        lines = (lines[0], fit(" ".join(lines[1:]), size, room))
+    return size, lines
+
+
+def render_sticker_book(
+    stickers: Sequence[tuple[str, str, int]],
+    title: str,
+    *,
+    tally: str = "{have} of {total}",
+    missing: str = "not yet",
+) -> bytes:
     """The PNG of a sticker book: ``stickers`` are ``(id, name, count)`` in book order (a count
-    of 0 is a sticker not earned yet), ``title`` the line at the top (the player's name)."""
+    of 0 is a sticker not earned yet), ``title`` the line at the top (the player's name), whole
+    (it wraps, and the band above the cards grows). ``tally`` says how many kinds are earned
+    (``{have}``, ``{total}``) and ``missing`` is written under a sticker not earned yet: both
+    in the reader's language."""
+    have = sum(1 for _, _, count in stickers if count > 0)
+    counted = clean(tally.format(have=have, total=len(stickers)))
+    heading = title_lines(title, counted)
+    title_h = TITLE_H + (len(heading) - 1) * TITLE_STEP
     rows = max(1, -(-len(stickers) // COLUMNS))
     width = 2 * MARGIN + COLUMNS * CARD_W
-    height = TITLE_H + rows * CARD_H + MARGIN
+    height = title_h + rows * CARD_H + MARGIN
     big = Image.new("RGB", (width * SCALE, height * SCALE), PAPER)
     draw = ImageDraw.Draw(big)
     for index, (sticker_id, _, count) in enumerate(stickers):
-        left, top, right, bottom = card_box(index)
+        left, top, right, bottom = card_box(index, title_h)
         earned = count > 0
         draw.rounded_rectangle(
             (left * SCALE, top * SCALE, right * SCALE, bottom * SCALE),
@@ -238,20 +276,22 @@ def render_sticker_book(stickers: Sequence[tuple[str, str, int]], title: str) ->
         EMBLEMS.get(sticker_id, _unknown)(pen)
     image = big.reduce(SCALE)
     text = ImageDraw.Draw(image)
-    heading = fit(clean(title), 26, width - 2 * MARGIN)
-    text.text((MARGIN + 6, TITLE_H // 2 + 2), heading, font=font(26), fill=INK, anchor="lm")
-    have = sum(1 for _, _, count in stickers if count > 0)
-    tally = f"{have} of {len(stickers)}"
-    text.text((width - MARGIN - 6, TITLE_H // 2 + 2), tally, font=font(18), fill=LABEL, anchor="rm")
+    first = TITLE_H // 2 + 2
+    for n, line in enumerate(heading):
+        at = (MARGIN + 6, first + n * TITLE_STEP)
+        text.text(at, line, font=font(TITLE_SIZE), fill=INK, anchor="lm")
+    text.text((width - MARGIN - 6, first), counted, font=font(18), fill=LABEL, anchor="rm")
     for index, (_, name, count) in enumerate(stickers):
-        left, top, right, bottom = card_box(index)
+        left, top, right, bottom = card_box(index, title_h)
         middle = (left + right) / 2
-        shown = fit(clean(name), 17, right - left - 16)
+        size, lines = name_lines(name)
         earned = count > 0
-        text.text(
-            (middle, bottom - 40), shown, font=font(17), fill=INK if earned else LABEL, anchor="mm"
-        )
-        below = f"× {count}" if earned else "not yet"
+        for n, line in enumerate(lines):
+            y = bottom - 40 - (len(lines) - 1 - n) * (size + 2)
+            text.text(
+                (middle, y), line, font=font(size), fill=INK if earned else LABEL, anchor="mm"
+            )
+        below = f"× {count}" if earned else clean(missing)
         colour = PINK_DARK if earned else EDGE
         text.text((middle, bottom - 17), below, font=font(15), fill=colour, anchor="mm")
     out = io.BytesIO()

@@ -65,6 +65,62 @@ def fit(text: str, size: int, width: float) -> str:
     return text.rstrip() + "…"
 
 
+# Words that are only a dash stay at the end of their line (as Polish, Russian and Ukrainian
+# typesetting wants). Words without a letter or digit (the "·" between a replay's move and who
+# has ended) go to the start of the next line with the word they lead, and so does a count
+# with what it counts ("6 точок").
+_DASHES = frozenset("-–—")
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words, each glued to the punctuation and counts that must not be parted
+    from it at the end of a line."""
+    tokens = text.split()
+    words: list[str] = []
+    lead = ""
+    for n, token in enumerate(tokens):
+        after = tokens[n + 1] if n + 1 < len(tokens) else ""
+        if words and not lead and all(char in _DASHES for char in token):
+            words[-1] += " " + token
+        elif not any(char.isalnum() for char in token) or (
+            token.isdigit() and any(char.isalpha() for char in after)
+        ):
+            lead += token + " "
+        else:
+            words.append(lead + token)
+            lead = ""
+    if lead:
+        if words:
+            words[-1] += " " + lead.rstrip()
+        else:
+            words.append(lead.rstrip())
+    return words
+
+
+@lru_cache(maxsize=2048)
+def width_of(text: str, size: int) -> float:
+    """How wide ``text`` is at ``size``, in pixels (kept: a game's pictures measure the same
+    names and sentences again and again, at about 20 µs a measure)."""
+    return font(size).getlength(text)
+
+
+@lru_cache(maxsize=512)
+def wrap(text: str, size: int, width: float) -> tuple[str, ...]:
+    """``text`` broken at spaces into lines at most ``width`` pixels wide at ``size`` (none for
+    no text). Joined with spaces, the lines are the text with its runs of spaces made one; only
+    a word wider than a whole line is cut, with an ellipsis (``fit``)."""
+    if width_of(text, size) <= width and "  " not in text.strip():
+        return (text.strip(),) if text.strip() else ()
+    lines: list[str] = []
+    for word in _words(text):
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and width_of(joined, size) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return tuple(fit(line, size, width) for line in lines)
+
+
 @lru_cache(maxsize=512)
 def stamp(text: str, size: int, anchor: str = "lm") -> tuple[Image.Image, int, int]:
     """The antialiased mask of ``text`` and where its corner lies from the anchor point.

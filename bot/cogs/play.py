@@ -32,7 +32,8 @@ from bot.cogs.posts import answer, edit, fit_content, follow_up, respond
 from bot.error_words import board_message
 from bot.games import GameChanged, GameOver, GameView, NotYourGame, NotYourTurn, Refusal
 from bot.i18n import N_, SOURCE, _, translate
-from engine import InvalidPointError, Point, Rules
+from engine import InvalidPointError, Point, PointMistake, Rules
+from engine.point import normalise_point
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +206,9 @@ def check_move(interaction: discord.Interaction[Any], view: GameView, point: str
     board = view.game.board
     try:
         Point.parse(point)
-    except InvalidPointError:
+    except InvalidPointError as error:
+        if error.mistake is PointMistake.LATIN_LETTERS:  # worded by bot.error_words
+            raise InvalidPointError(error.text, error.mistake, board.width, board.height) from None
         example = next(iter(suggest_points(view, "")), "E5")
         shown = fit_content(" ".join(point.split()), 20)
         raise Refusal(
@@ -300,7 +303,7 @@ def suggest_points(view: GameView, typed: str) -> list[str]:
     distance from the centre, filtered by what was typed (case and spaces ignored)."""
     game = view.game
     board = game.board
-    prefix = typed.replace(" ", "").upper()
+    prefix = normalise_point(typed).replace(" ", "").upper()
     seen: set[Point] = set()
     ordered: list[Point] = []
 

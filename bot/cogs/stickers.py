@@ -25,6 +25,9 @@ class NoStickersForBots(Refusal):
 
 # Every word of /stickers, in one place.
 NOT_FOR_BOTS = N_("bots collect no stickers: ask for a member's book")
+# In the picture: how many kinds are earned ("3 of 8"), and under a sticker not earned yet.
+TALLY = N_("{have} of {total}")
+MISSING = N_("not yet")
 
 
 def book_title(name: str, locale: str = SOURCE) -> str:
@@ -84,7 +87,11 @@ class Stickers(commands.Cog):
             for sticker_id, name, count in book_entries(counts)
         ]
         png = await asyncio.to_thread(
-            render_sticker_book, entries, book_title(who.display_name, locale)
+            render_sticker_book,
+            entries,
+            book_title(who.display_name, locale),
+            tally=translate(locale, TALLY),
+            missing=translate(locale, MISSING),
         )
         file = discord.File(io.BytesIO(png), filename=f"stickers-{who.id}.png")
         text = book_text(who.display_name, counts, locale)

@@ -16,6 +16,7 @@ from renderer.stickers import (
     EMBLEMS,
     MARGIN,
     TITLE_H,
+    TITLE_STEP,
     card_box,
     render_sticker_book,
 )
@@ -107,6 +108,7 @@ def test_an_unknown_sticker_long_names_and_odd_titles_still_draw() -> None:
         "Zoë 🦊\u200b" + "x" * 200,
     )
     image = decode(data)
-    assert image.size[1] == TITLE_H + CARD_H + MARGIN
+    # The name, then the unbroken run of x on a line of its own (cut only there).
+    assert image.size[1] == TITLE_H + TITLE_STEP + CARD_H + MARGIN
     assert any(near(c, palette.PINK, 20) for c in colours_in(emblem(image, 0)))
     assert decode(render_sticker_book([], "empty")).size[0] == 2 * MARGIN + COLUMNS * CARD_W
