@@ -120,7 +120,7 @@ def test_the_game_clock_refusals_and_days_left_speak_each_language() -> None:
     with pytest.raises(Refusal) as wrong:
         time_option("soon")
     assert str(wrong.value).startswith("time: 'soon' is not a game clock: write it like 5+5")
-    assert wrong.value.render("ru").startswith("time: 'soon' не является часами партии: напишите")
+    assert wrong.value.render("ru").startswith("time: 'soon' — не часы партии: напишите")
     with pytest.raises(Refusal) as long:
         time_option("31d+0")
     assert str(long.value) == "a game clock gives at most 30 days each"
