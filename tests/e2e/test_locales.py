@@ -105,7 +105,7 @@ async def test_a_polish_and_a_russian_player_in_a_russian_server(
         assert ask.is_ephemeral and ask.content.startswith("Zakończyć?")
         assert [b["label"] for b in ask.buttons()] == ["Zakończ", "Graj dalej"]
         done = await fake.click(s.alice, ask, ask.custom_ids()[0])
-        assert (await done.reply()).content == "Nie wykonujesz już ruchów."
+        assert (await done.reply()).content == "Koniec twoich ruchów."
         await fake.wait_until(lambda: len(fake.posted(thread)) == 6, poll=None)
         assert "может продолжать один" in fake.posted(thread)[-1].content
         ask = await (await fake.slash(s.bob, "end", channel=thread)).reply()
