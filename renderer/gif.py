@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import io
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from PIL import Image, ImageChops
 
-from engine import Action, Game, Placement, Player, Record
+from engine import ActionKind, Game, Placement, Player, Record
 from renderer import words as headers
 from renderer.layout import Layout, layout
 from renderer.palette import TRANSPARENT, palette_bytes, to_palette
@@ -68,13 +68,16 @@ def render_gif(
     delay = move_ms if move_ms is not None else frame_ms(len(record.actions))
     writer = _Writer(lay)
     scene = scene_of(lay, game, names=shown, words=words)
-    scene.header = _header(game, shown, 0, record.actions, words)
+    counts = headers.played(record.actions)
+    scene.header = _header(game, shown, 0, counts, words)
     canvas = to_palette(paint(lay, scene))
     writer.add(canvas.copy(), (0, 0, *lay.size), START_MS if record.actions else hold_ms)
+    placed = 0
     for n, action in enumerate(record.actions, start=1):
         before = scene
         placement = game.apply(action)
-        header = _header(game, shown, n, record.actions, words)
+        placed += action.kind == ActionKind.DOT
+        header = _header(game, shown, placed, counts, words)
         scene = _next_scene(lay, game, before, placement, header)
         boxes = list(_changes(lay, before, scene, game, placement))
         previous = {box: canvas.crop(box) for box in boxes}
@@ -88,16 +91,16 @@ def render_gif(
 def _header(
     game: Game,
     names: tuple[str, str],
-    shown: int,
-    actions: Sequence[Action],
+    placed: int,
+    played: tuple[int, int],
     words: Words = ENGLISH,
 ) -> Header:
-    """A frame's header once ``shown`` of ``actions`` are played: the scores, and the dot it
-    shows (or the result, on the last)."""
+    """A frame's header once ``placed`` of the game's ``played`` (dots, ends) dots are on the
+    board: the scores, and the dot it shows (or the result, on the last)."""
     scores = (game.score(Player.PINK), game.score(Player.BLUE))
     if game.result is not None:
         return Header(names, scores, headers.result_line(game.result, names, words), game.winner)
-    line = headers.replay_line(shown, actions, names, game.ended, game.rules, words)
+    line = headers.replay_line(placed, played, names, game.ended, game.rules, words)
     return Header(names, scores, line)
 
 

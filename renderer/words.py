@@ -98,22 +98,21 @@ def preview_line(player: Player, names: Names, handed_over: int, words: Words = 
 
 
 def replay_line(  # noqa: PLR0917 (the pieces of one line)
-    shown: int,
-    actions: Sequence[Action],
+    placed: int,
+    played: tuple[int, int],
     names: Names,
     ended: frozenset[Player],
     rules: Rules,
     words: Words = ENGLISH,
 ) -> str:
-    """A replay frame's line once ``shown`` of the game's ``actions`` are played: the dots are
-    counted apart from the ends, ``"Dot 12 of 25"``; ``"Start: 25 dots, 2 ends, standard
-    rules"`` before the first dot; with who has ended (``"Dot 20 of 25 · bob ended"``)."""
-    dots = sum(action.kind == ActionKind.DOT for action in actions)
-    placed = sum(action.kind == ActionKind.DOT for action in actions[:shown])
+    """A replay frame's line once ``placed`` dots are on the board, of the game's ``played``
+    (dots, ends): the dots are counted apart from the ends, ``"Dot 12 of 25"``; ``"Start: 25
+    dots, 2 ends, standard rules"`` before the first dot; with who has ended (``"Dot 20 of 25 ·
+    bob ended"``)."""
+    dots, ends = played
     if placed == 0:
-        ends = sum(action.kind in {ActionKind.END, ActionKind.TIME} for action in actions)
-        played = words.dots(dots) + (", " + words.ends(ends) if ends else "")
-        text = words.replay_start.format(played=played, rules=words.rules.get(rules, rules))
+        counted = words.dots(dots) + (", " + words.ends(ends) if ends else "")
+        text = words.replay_start.format(played=counted, rules=words.rules.get(rules, rules))
     else:
         text = words.replay_move.format(dot=placed, total=dots)
     gone = [_name(names, player) for player in Player if player in ended]
@@ -122,3 +121,10 @@ def replay_line(  # noqa: PLR0917 (the pieces of one line)
     if gone:
         return words.ended_one.format(line=text, name=gone[0])
     return text
+
+
+def played(actions: Sequence[Action]) -> tuple[int, int]:
+    """How many dots and how many ends (time-outs included) ``actions`` hold."""
+    dots = sum(action.kind == ActionKind.DOT for action in actions)
+    ends = sum(action.kind in {ActionKind.END, ActionKind.TIME} for action in actions)
+    return dots, ends

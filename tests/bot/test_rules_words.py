@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 from bot import text
 from bot.cogs.info import rule_examples
 from bot.i18n import LOCALES, TRANSLATED, is_translated, words
-from engine import Game, Player
+from engine import ActionKind, Game, Player
 from renderer import layout, render_png
 from renderer import words as headers
 from tests.bot.discord_inprocess import Member, World
@@ -81,11 +81,13 @@ def test_a_stop_by_time_out_that_hands_over_nothing_says_every_dot_is_grounded()
 def replayed(game: Game) -> list[str]:
     """Every replay frame's line of ``game``, as the GIF shows them (English)."""
     replay = Game.at_start(game.record)
-    lines = [headers.replay_line(0, game.actions, ("alice", "bob"), replay.ended, replay.rules)]
+    played = headers.played(game.actions)
+    lines = [headers.replay_line(0, played, ("alice", "bob"), replay.ended, replay.rules)]
     for shown, action in enumerate(game.actions, 1):
         replay.apply(action)
+        placed = sum(a.kind == ActionKind.DOT for a in game.actions[:shown])
         lines.append(
-            headers.replay_line(shown, game.actions, ("alice", "bob"), replay.ended, replay.rules)
+            headers.replay_line(placed, played, ("alice", "bob"), replay.ended, replay.rules)
         )
     return lines
 

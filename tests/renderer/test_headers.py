@@ -97,7 +97,9 @@ def test_every_replay_frame_says_its_move() -> None:
     for move, frame in enumerate(frames):
         if move:
             replay.apply(game.actions[move - 1])
-        line = words.replay_line(move, game.actions, NAMES, replay.ended, "standard")
+        placed = sum(a.kind == "dot" for a in game.actions[:move])
+        played = words.played(game.actions)
+        line = words.replay_line(placed, played, NAMES, replay.ended, "standard")
         expected_lines.append(line)
         scene = scene_of(lay, replay, names=NAMES)
         scene.header = Header(NAMES, (replay.score(P), replay.score(B)), line, None)
