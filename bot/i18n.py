@@ -80,6 +80,12 @@ def pgettext(context: str, msgid: str, /, **params: Any) -> Message:
     return Message(msgid, params, context=context)
 
 
+def npgettext(context: str, singular: str, plural: str, n: int, /, **params: Any) -> Message:
+    """A counted ``pgettext``: the same English as another counted phrase in another sense
+    (another grammatical case in some languages)."""
+    return Message(singular, params, plural, n, context)
+
+
 def N_(msgid: str, /) -> str:  # noqa: N802 (gettext's name for the marker)
     """Mark ``msgid`` for extraction; returned unchanged (translate it with ``translate``)."""
     return msgid
@@ -141,7 +147,10 @@ def translate(locale: object | None, message: Text, /, **params: Any) -> str:
     if isinstance(message, str):
         text = found.gettext(message) if message else message
         return text.format(**_rendered(language, params)) if params else text
-    if message.context is not None:
+    if message.context is not None and message.plural is not None and message.n is not None:
+        text = found.npgettext(message.context, message.msgid, message.plural, message.n)
+        fields = {"n": message.n, **message.params}
+    elif message.context is not None:
         text = found.pgettext(message.context, message.msgid)
         fields = dict(message.params)
     elif message.plural is not None and message.n is not None:
@@ -165,6 +174,16 @@ def counted(locale: object | None, singular: str, plural: str, n: int) -> str:
     return translate(locale, ngettext(singular, plural, n))
 
 
+def _handed_over(locale: str, n: int) -> str:
+    """``"3 dots"`` as the object of "gets" in a stop's preview (another case in some languages)."""
+    return translate(locale, npgettext("the dots a stop hands over", "{n} dot", "{n} dots", n))
+
+
+def _ends(locale: str, n: int) -> str:
+    """``"2 ends"`` (a replay's count of the ends played)."""
+    return translate(locale, ngettext("{n} end", "{n} ends", n))
+
+
 @functools.cache
 def words(locale: str) -> Words:
     """The pictures' header words in ``locale``, for the renderer."""
@@ -185,11 +204,11 @@ def words(locale: str) -> Words:
         seconds=say(N_("{s} s")),
         preview_none=say(N_("Preview: if {player} stops now, no dot is handed over")),
         preview_gets=say(N_("Preview: if {player} stops now, {other} gets {dots}")),
-        dots=functools.partial(counted, language, "{n} dot", "{n} dots"),
-        replay_start=say(N_("Start: {moves}, {rules}")),
-        moves=functools.partial(counted, language, "{n} move", "{n} moves"),
+        dots=functools.partial(_handed_over, language),
+        replay_start=say(N_("Start: {played}, {rules}")),
+        ends=functools.partial(_ends, language),
         rules={rules: say(entry.in_a_game) for rules, entry in RULES.items()},
-        replay_move=say(N_("Move {move} of {total}")),
+        replay_move=say(N_("Dot {dot} of {total}")),
         ended_one=say(N_("{line} · {name} ended")),
         ended_both=say(N_("{line} · {first} and {second} ended")),
     )

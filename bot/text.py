@@ -75,10 +75,13 @@ RULES_SUMMARY = N_(
     "- A ring around nothing of theirs is an **empty ring**: it takes nothing, and its inside "
     "stays free. But a dot they play into it is captured at once, unless that dot closes a "
     "base of their own.\n"
-    "- Nobody may play inside a base. Dots never move and are never removed.\n"
-    "- **End** when you are done: you make no more moves and your opponent may play on alone. "
-    "The game is over when both have ended, the board is full, or someone resigns. The higher "
-    "score wins.\n"
+    "- Nobody may play inside a base. Dots never move and are never removed. Dots on the edge "
+    "of the board can never be captured.\n"
+    "- A bigger ring around a base takes the whole base back: everything inside it counts for "
+    "the bigger ring's owner.\n"
+    "- **End** when you are done: you make no more moves, but your dots and bases still count "
+    "and can still be taken while your opponent plays on alone. The game is over when both "
+    "have ended, the board is full, or someone resigns. The higher score wins.\n"
     "- Under **grounding** rules ending is a **stop**: every dot of yours that is not linked to "
     "the edge of the board is handed to your opponent, and the game is over at once."
 )
@@ -156,7 +159,15 @@ def capture_line(placement: Placement | None, *, locale: str = SOURCE) -> str:
     for player, gain in ((Player.PINK, placement.pink_gain), (Player.BLUE, placement.blue_gain)):
         if gain > 0:
             parts.append(
-                translate(locale, _("{player} captures {n}.", player=label(player, locale), n=gain))
+                translate(
+                    locale,
+                    ngettext(  # the English needs no noun; other languages count dots
+                        "{player} captures {n}.",
+                        "{player} captures {n}.",
+                        gain,
+                        player=label(player, locale),
+                    ),
+                )
             )
     return " ".join(parts)
 
@@ -312,6 +323,16 @@ def action_line(game: Game, names: Names, *, locale: str = SOURCE) -> str:
     if action.kind == ActionKind.RESIGN:
         return translate(locale, _("{who} resigns.", who=who))
     handed = len(game.handed_over)
+    if game.rules is Rules.GROUNDING and not handed:
+        if action.kind == ActionKind.TIME:
+            message = _(
+                "{who} ran out of time: that is a stop, and every dot is grounded, so nothing is "
+                "handed over.",
+                who=who,
+            )
+        else:
+            message = _("{who} stops: every dot is grounded, so nothing is handed over.", who=who)
+        return translate(locale, message)
     if action.kind == ActionKind.TIME:
         if game.rules is Rules.GROUNDING:
             return translate(
@@ -365,24 +386,26 @@ def end_confirmation(
         return translate(
             locale,
             N_(
-                "End? You make no more moves; your score stands and your opponent may play on "
-                "alone until they end too. This cannot be taken back."
+                "End? You make no more moves, and your opponent may play on alone until they end "
+                "too. Your dots and bases stay and keep counting, but your score can still "
+                "change: they may surround your loose dots, and a bigger ring around one of your "
+                "bases takes it back. This cannot be taken back."
             ),
         )
     preview = preview or game.stop_preview(player)
     if not preview.allowed:
         reason = translate(locale, stop_reason(preview.refusal))
         return translate(locale, _("You cannot stop yet: {reason}.", reason=reason))
-    text = translate(
-        locale,
-        ngettext(
-            "Stop? The game is over at once. {n} of your dots is not grounded and would be "
-            "handed over (marked with a cross). ",
-            "Stop? The game is over at once. {n} of your dots are not grounded and would be "
-            "handed over (marked with crosses). ",
-            len(preview.dots),
-        ),
-    )
+    if not preview.dots:
+        text = translate(
+            locale,
+            N_(
+                "Stop? The game is over at once. All your dots are grounded: nothing would be "
+                "handed over. "
+            ),
+        )
+    else:
+        text = _stop_handing_over(len(preview.dots), locale)
     text += translate(
         locale,
         _("Score after the stop: Pink {pink} · Blue {blue}.", pink=preview.pink, blue=preview.blue),
@@ -390,6 +413,20 @@ def end_confirmation(
     if preview.loses:
         text += " " + translate(locale, N_("**Warning: you would lose the game.**"))
     return text
+
+
+def _stop_handing_over(n: int, locale: str) -> str:
+    """The first sentence of a stop's confirmation when it hands ``n`` (at least 1) dots over."""
+    return translate(
+        locale,
+        ngettext(
+            "Stop? The game is over at once. {n} of your dots is not grounded and would be "
+            "handed over (marked with a cross). ",
+            "Stop? The game is over at once. {n} of your dots are not grounded and would be "
+            "handed over (marked with crosses). ",
+            n,
+        ),
+    )
 
 
 def stop_reason(refusal: StopNotAllowedError | None) -> Text:

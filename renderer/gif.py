@@ -60,14 +60,16 @@ def render_gif(
     delay = move_ms if move_ms is not None else frame_ms(len(record.actions))
     writer = _Writer(lay)
     scene = scene_of(lay, game, names=shown, words=words)
-    total = len(record.actions)
-    scene.header = _header(game, shown, 0, total, words)
+    counts = headers.played(record.actions)
+    scene.header = _header(game, shown, 0, counts, words)
     canvas = to_palette(paint(lay, scene))
     writer.add(canvas.copy(), (0, 0, *lay.size), START_MS if record.actions else hold_ms)
+    placed = 0
     for n, action in enumerate(record.actions, start=1):
         before = scene
         placement = game.apply(action)
-        header = _header(game, shown, n, total, words)
+        placed += action.kind == ActionKind.DOT
+        header = _header(game, shown, placed, counts, words)
         scene = _next_scene(lay, game, before, placement, header)
         boxes = list(_changes(lay, before, scene, game, placement))
         previous = {box: canvas.crop(box) for box in boxes}
@@ -79,13 +81,18 @@ def render_gif(
 
 
 def _header(
-    game: Game, names: tuple[str, str], move: int, total: int, words: Words = ENGLISH
+    game: Game,
+    names: tuple[str, str],
+    placed: int,
+    played: tuple[int, int],
+    words: Words = ENGLISH,
 ) -> Header:
-    """A frame's header: the scores, and the move it shows (or the result, on the last)."""
+    """A frame's header once ``placed`` of the game's ``played`` (dots, ends) dots are on the
+    board: the scores, and the dot it shows (or the result, on the last)."""
     scores = (game.score(Player.PINK), game.score(Player.BLUE))
     if game.result is not None:
         return Header(names, scores, headers.result_line(game.result, names, words), game.winner)
-    line = headers.replay_line(move, total, names, game.ended, game.rules, words)
+    line = headers.replay_line(placed, played, names, game.ended, game.rules, words)
     return Header(names, scores, line)
 
 
@@ -93,26 +100,27 @@ def _every_header(
     record: Record, final: Game, names: tuple[str, str], words: Words
 ) -> Iterator[Header]:
     """The headers of a replay's frames, as wide as each can be: the frames share one layout,
-    which must hold the longest of them uncut. A frame's move number is at most the total
-    (digits are all as wide in the font), so the last move stands for every one."""
-    total = len(record.actions)
+    which must hold the longest of them uncut. A frame's dot number is at most the number of
+    dots (digits are all as wide in the font), so the last dot stands for every one."""
+    played = headers.played(record.actions)
+    total = played[0]
     scores = (final.score(Player.PINK), final.score(Player.BLUE))
     yield Header(
-        names, scores, headers.replay_line(0, total, names, frozenset(), record.rules, words)
+        names, scores, headers.replay_line(0, played, names, frozenset(), record.rules, words)
     )
     ended: set[Player] = set()
     seen: set[frozenset[Player]] = set()
     for action in record.actions:
         if frozenset(ended) not in seen:
             seen.add(frozenset(ended))
-            line = headers.replay_line(total, total, names, frozenset(ended), record.rules, words)
+            line = headers.replay_line(total, played, names, frozenset(ended), record.rules, words)
             yield Header(names, scores, line)
         if action.kind == ActionKind.END:
             ended.add(action.player)
     if final.result is not None:
         yield Header(names, scores, headers.result_line(final.result, names, words), final.winner)
     elif frozenset(ended) not in seen:  # the last frame of a game still running
-        line = headers.replay_line(total, total, names, frozenset(ended), record.rules, words)
+        line = headers.replay_line(total, played, names, frozenset(ended), record.rules, words)
         yield Header(names, scores, line)
 
 

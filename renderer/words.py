@@ -8,10 +8,10 @@ returns one line of the header.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine import EndReason, Player, Result, Rules
+from engine import Action, ActionKind, EndReason, Player, Result, Rules
 
 Names = tuple[str, str]
 
@@ -20,8 +20,8 @@ def _dots(n: int) -> str:
     return "1 dot" if n == 1 else f"{n} dots"
 
 
-def _moves(n: int) -> str:
-    return "1 move" if n == 1 else f"{n} moves"
+def _ends(n: int) -> str:
+    return "1 end" if n == 1 else f"{n} ends"
 
 
 # The engine's own English; the bot's catalogue (bot.option_words) says them in other languages.
@@ -46,10 +46,10 @@ class Words:
     preview_none: str = "Preview: if {player} stops now, no dot is handed over"
     preview_gets: str = "Preview: if {player} stops now, {other} gets {dots}"
     dots: Callable[[int], str] = _dots
-    replay_start: str = "Start: {moves}, {rules}"
-    moves: Callable[[int], str] = _moves
+    replay_start: str = "Start: {played}, {rules}"
+    ends: Callable[[int], str] = _ends
     rules: Mapping[Rules, str] = field(default_factory=lambda: dict(_RULES))
-    replay_move: str = "Move {move} of {total}"
+    replay_move: str = "Dot {dot} of {total}"
     ended_one: str = "{line} · {name} ended"
     ended_both: str = "{line} · {first} and {second} ended"
 
@@ -98,24 +98,33 @@ def preview_line(player: Player, names: Names, handed_over: int, words: Words = 
 
 
 def replay_line(  # noqa: PLR0917 (the pieces of one line)
-    move: int,
-    total: int,
+    placed: int,
+    played: tuple[int, int],
     names: Names,
     ended: frozenset[Player],
     rules: Rules,
     words: Words = ENGLISH,
 ) -> str:
-    """A replay frame's line: ``"Move 12 of 27"``; ``"Start: 27 moves, standard rules"``
-    before the first; with who has ended (``"Move 20 of 27 · bob ended"``)."""
-    if move == 0:
-        text = words.replay_start.format(
-            moves=words.moves(total), rules=words.rules.get(rules, rules)
-        )
+    """A replay frame's line once ``placed`` dots are on the board, of the game's ``played``
+    (dots, ends): the dots are counted apart from the ends, ``"Dot 12 of 25"``; ``"Start: 25
+    dots, 2 ends, standard rules"`` before the first dot; with who has ended (``"Dot 20 of 25 ·
+    bob ended"``)."""
+    dots, ends = played
+    if placed == 0:
+        counted = words.dots(dots) + (", " + words.ends(ends) if ends else "")
+        text = words.replay_start.format(played=counted, rules=words.rules.get(rules, rules))
     else:
-        text = words.replay_move.format(move=move, total=total)
+        text = words.replay_move.format(dot=placed, total=dots)
     gone = [_name(names, player) for player in Player if player in ended]
     if len(gone) == 2:
         return words.ended_both.format(line=text, first=gone[0], second=gone[1])
     if gone:
         return words.ended_one.format(line=text, name=gone[0])
     return text
+
+
+def played(actions: Sequence[Action]) -> tuple[int, int]:
+    """How many dots and how many ends (time-outs included) ``actions`` hold."""
+    dots = sum(action.kind == ActionKind.DOT for action in actions)
+    ends = sum(action.kind in {ActionKind.END, ActionKind.TIME} for action in actions)
+    return dots, ends

@@ -27,8 +27,9 @@ from bot.games import NoSuchGame, PlayerStats, Refusal
 from bot.games.queries import MonthStanding, MonthTable, Period
 from bot.i18n import N_, SOURCE, _, ngettext, pgettext, translate, words
 from bot.option_words import name_of
-from bot.pictures import game_gif, game_png
+from bot.pictures import game_gif
 from engine import EndReason, Game, Player, Point, Rules, sgf
+from renderer.png import render_png
 from renderer.words import ENGLISH, Words
 
 log = logging.getLogger(__name__)
@@ -96,12 +97,24 @@ def rule_examples(locale: str = SOURCE) -> list[tuple[str, Game, tuple[Point, ..
     ]
 
 
-def _rule_files(locale: str) -> list[tuple[str, bytes]]:
+def rule_pictures(locale: str) -> list[tuple[str, bytes]]:
+    """The captions and PNGs of ``/rules``. A picture's header names the colours, their scores
+    and the picture's number: whose turn it would be in the example says nothing of the rule,
+    so the board is drawn without a turn."""
     header = words(locale)
     names = {Player.PINK: header.pink, Player.BLUE: header.blue}
     return [
-        (caption, game_png(game, names, marks=marks, words=header))
-        for caption, game, marks in rule_examples(locale)
+        (
+            caption,
+            render_png(
+                game.board,
+                names=names,
+                marks=marks,
+                status=translate(locale, _("Picture {n}", n=n)),
+                words=header,
+            ),
+        )
+        for n, (caption, game, marks) in enumerate(rule_examples(locale), 1)
     ]
 
 
@@ -175,7 +188,7 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True, ephemeral=True)
         locale = user_locale(interaction)
         if locale not in self._rule_pictures:
-            self._rule_pictures[locale] = await asyncio.to_thread(_rule_files, locale)
+            self._rule_pictures[locale] = await asyncio.to_thread(rule_pictures, locale)
         pictures = self._rule_pictures[locale]
         captions = "\n".join(
             translate(locale, _("Picture {n}: {caption}", n=n, caption=caption))

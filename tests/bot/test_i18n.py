@@ -201,7 +201,7 @@ async def test_the_computer_and_the_starts_are_named_in_the_readers_language() -
     described = text.describe_game_options(
         GameOptions(rules=Rules.STANDARD, start=Start.DOUBLE_CROSS), locale="ru"
     )
-    assert "начало: двойной крест" in described
+    assert "начало: двойной скрест" in described
     assert "start: krzyż" in text.describe_local_game(
         Game(10, 10, start="cross"), opponent="x", locale="pl"
     )

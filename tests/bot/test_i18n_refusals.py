@@ -65,14 +65,14 @@ def test_a_second_rematch_is_refused_in_each_language() -> None:
         "the rematch offer of game #7 has expired: challenge again with /challenge"
     )
     assert translate("uk", expired) == (
-        "пропозиція реваншу партії #7 спливла: викличте знову через /challenge"
+        "пропозиція реваншу за партію #7 спливла: викличте знову через /challenge"
     )
     waiting = replace(offer, expires=NOW.timestamp() + 60)
     assert translate("ru", existing_message(waiting, user_id=10, now=NOW.timestamp())) == (
-        "вы уже попросили реванш партии #7: ждём ответа <@20>"
+        "вы уже попросили реванш за партию #7: ждём ответа <@20>"
     )
     assert translate("pl", existing_message(waiting, user_id=20, now=NOW.timestamp())) == (
-        "<@10> już proponuje ci rewanż gry #7: odpowiedz przyciskami pod propozycją"
+        "<@10> już proponuje ci rewanż za grę #7: odpowiedz przyciskami pod propozycją"
     )
     played = replace(offer, status="accepted", game_id=8)
     assert translate("pl", existing_message(played, user_id=10, now=NOW.timestamp())) == (
@@ -120,7 +120,7 @@ def test_the_game_clock_refusals_and_days_left_speak_each_language() -> None:
     with pytest.raises(Refusal) as wrong:
         time_option("soon")
     assert str(wrong.value).startswith("time: 'soon' is not a game clock: write it like 5+5")
-    assert wrong.value.render("ru").startswith("time: 'soon' не является часами партии: напишите")
+    assert wrong.value.render("ru").startswith("time: 'soon' — не часы партии: напишите")
     with pytest.raises(Refusal) as long:
         time_option("31d+0")
     assert str(long.value) == "a game clock gives at most 30 days each"

@@ -44,9 +44,9 @@ def play(tmp_path: Path, *args: str, yes: str, lang: str = "C.UTF-8") -> str:
             "C.UTF-8",
             "t",
             [
-                "Różowy stawia kropkę na C2. Różowy zdobywa: 1.",
+                "Różowy stawia kropkę na C2. Różowy zdobywa 1 kropkę.",
                 "Niebieski kończy i nie wykonuje już ruchów.",
-                "Różowy może grać dalej sam",
+                "Różowy może grać dalej w pojedynkę",
                 "Wygrywa Różowy 1–0 (obie strony zakończyły). Dobra gra, Różowy!",
                 "Koniec gry. Powtórka:",
                 "R/N: kropki Różowego/Niebieskiego",
@@ -58,7 +58,7 @@ def play(tmp_path: Path, *args: str, yes: str, lang: str = "C.UTF-8") -> str:
             "en_US.UTF-8",
             "д",
             [
-                "Розовый ставит точку на C2. Розовый захватывает: 1.",
+                "Розовый ставит точку на C2. Розовый захватывает 1 точку.",
                 "Синий заканчивает и больше не ходит.",
                 "Розовый может продолжать один",
                 "Побеждает Розовый 1–0 (обе стороны закончили). Отличная игра, Розовый!",

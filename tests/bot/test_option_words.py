@@ -168,4 +168,4 @@ def test_a_refusal_made_of_options_says_it_in_the_readers_language() -> None:
     options = GameOptions(width=5, height=5, start=Start.FOUR_CROSSES)
     with pytest.raises(ValueError, match="four crosses") as wrong:
         check_options(options.width, options.height, options.rules, options.start)
-    assert translate("ru", error_message(wrong.value)).startswith("четыре креста")
+    assert translate("ru", error_message(wrong.value)).startswith("четыре скреста")

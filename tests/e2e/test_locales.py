@@ -60,7 +60,7 @@ async def test_a_polish_and_a_russian_player_in_a_russian_server(
     async with bot_on(fake, db):
         # Private answers in the player's own language.
         rules = await (await fake.slash(s.alice, "rules", channel=s.general)).reply()
-        assert rules.is_ephemeral and "otoczenie" in rules.content and "**bazą**" in rules.content
+        assert rules.is_ephemeral and "okrążenie" in rules.content and "**bazą**" in rules.content
         assert len(rules.content) <= 2000 and len(rules.attachments) == 3
         help_ = await (await fake.slash(s.bob, "help", channel=s.general)).reply()
         assert help_.is_ephemeral and "окружайте точки соперника" in help_.content
@@ -105,7 +105,7 @@ async def test_a_polish_and_a_russian_player_in_a_russian_server(
         assert ask.is_ephemeral and ask.content.startswith("Zakończyć?")
         assert [b["label"] for b in ask.buttons()] == ["Zakończ", "Graj dalej"]
         done = await fake.click(s.alice, ask, ask.custom_ids()[0])
-        assert (await done.reply()).content == "Zakończyłeś."
+        assert (await done.reply()).content == "Koniec twoich ruchów."
         await fake.wait_until(lambda: len(fake.posted(thread)) == 6, poll=None)
         assert "может продолжать один" in fake.posted(thread)[-1].content
         ask = await (await fake.slash(s.bob, "end", channel=thread)).reply()
@@ -126,7 +126,7 @@ async def test_a_polish_and_a_russian_player_in_a_russian_server(
         ).reply()
         assert chosen.is_ephemeral and "Language of the posts in games: polski" in chosen.content
         board = await (await fake.slash(s.carol, "leaderboard", channel=s.general)).reply()
-        assert board.embeds[0]["title"] == "Ranking kropek"
+        assert board.embeds[0]["title"] == "Ranking graczy w kropki"
         mine = await (await fake.slash(s.bob, "games", channel=s.general)).reply()
         assert (
             mine.is_ephemeral and mine.content == "Нет идущих партий. Начните через `/challenge`."

@@ -15,8 +15,9 @@ from PIL import Image
 from bot.cogs.stickers import MISSING, TALLY, book_title
 from bot.games.stickers import book_entries
 from bot.i18n import LOCALES, translate, words
-from engine import EndReason, Game, Player, Result, Rules
+from engine import ActionKind, EndReason, Game, Player, Result, Rules
 from renderer import layout, render_gif, render_png
+from renderer import words as renderer_words
 from renderer.header import Header, fitted, header_text
 from renderer.picture import scene_of
 from renderer.stickers import NAME_SIZES, name_lines, render_sticker_book, title_lines
@@ -49,9 +50,10 @@ def sentences(said: Words, names: tuple[str, str]) -> Iterator[str]:
     everyone = [frozenset(), frozenset({P}), frozenset({B}), frozenset(Player)]
     for rules in Rules:
         for total in (1, 3, 5, 22, 1248):
-            for ended in everyone:
-                yield replay_line(0, total, names, ended, rules, said)
-                yield replay_line(total, total, names, ended, rules, said)
+            for ends in (0, 1, 2):
+                for ended in everyone:
+                    yield replay_line(0, (total, ends), names, ended, rules, said)
+                    yield replay_line(total, (total, ends), names, ended, rules, said)
 
 
 def every_sentence(said: Words) -> set[str]:
@@ -138,12 +140,14 @@ def test_a_replay_makes_room_for_its_longest_frame() -> None:
     names = dict(zip(Player, LONG_NAMES, strict=True))
     gif = Image.open(io.BytesIO(render_gif(game, names=names, words=said)))
     replay = Game.at_start(game.record)
-    total = len(game.actions)
-    lines = [replay_line(0, total, LONG_NAMES, replay.ended, replay.rules, said)]
-    for move, action in enumerate(game.actions, start=1):
+    played = renderer_words.played(game.actions)
+    lines = [replay_line(0, played, LONG_NAMES, replay.ended, replay.rules, said)]
+    placed = 0
+    for action in game.actions:
         replay.apply(action)
+        placed += action.kind == ActionKind.DOT
         if replay.result is None:
-            lines.append(replay_line(move, total, LONG_NAMES, replay.ended, replay.rules, said))
+            lines.append(replay_line(placed, played, LONG_NAMES, replay.ended, replay.rules, said))
     assert replay.result is not None
     lines.append(result_line(replay.result, LONG_NAMES, said))
     lay = fitted(layout(5, 5), [Header(LONG_NAMES, (0, 0), line) for line in lines])

@@ -97,15 +97,17 @@ def test_every_replay_frame_says_its_move() -> None:
     for move, frame in enumerate(frames):
         if move:
             replay.apply(game.actions[move - 1])
-        line = words.replay_line(move, total, NAMES, replay.ended, "standard")
+        placed = sum(a.kind == "dot" for a in game.actions[:move])
+        played = words.played(game.actions)
+        line = words.replay_line(placed, played, NAMES, replay.ended, "standard")
         expected_lines.append(line)
         scene = scene_of(lay, replay, names=NAMES)
         scene.header = Header(NAMES, (replay.score(P), replay.score(B)), line, None)
         expected = to_palette(paint(lay, scene, box)).convert("RGB")
         assert ImageChops.difference(frame.crop(box), expected).getbbox() is None, line
-    assert expected_lines[0] == "Start: 6 moves, standard rules"
-    assert expected_lines[2] == "Move 2 of 6"
-    assert expected_lines[5] == "Move 5 of 6 · bob ended"
+    assert expected_lines[0] == "Start: 5 dots, 1 end, standard rules"
+    assert expected_lines[2] == "Dot 2 of 5"
+    assert expected_lines[5] == "Dot 4 of 5 · bob ended"
 
 
 def test_the_last_replay_frame_names_the_winner() -> None:
