@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot import text
 from bot.cogs.client import bot_of
-from bot.cogs.interactions import NoRunningGame, SeveralGames, is_id
+from bot.cogs.interactions import NoRunningGame, SeveralGames
 from bot.cogs.locales import user_locale
 from bot.cogs.names import display_name
 from bot.cogs.persistent import CustomId, PersistentItem
@@ -155,9 +155,7 @@ async def resolve_game(
     """
     service = bot_of(interaction).service
     if game_id is not None:
-        if not is_id(game_id):
-            raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
-        view = await service.game(game_id)
+        view = await service.game(game_id)  # a number no database holds is no such game
         if view.guild_id != interaction.guild_id:
             raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
         return view
@@ -255,10 +253,7 @@ class GamePicker(
         values = self.item.values
         if len(values) != 1 or not re.fullmatch(r"[0-9]{1,19}", values[0], re.ASCII):
             raise Refusal(N_("that is not one of your games: run the command again"))
-        game_id = int(values[0])
-        if not is_id(game_id):
-            raise Refusal(N_("that is not one of your games: run the command again"))
-        view = await bot_of(interaction).service.game(game_id)
+        view = await bot_of(interaction).service.game(int(values[0]))
         if view.guild_id != interaction.guild_id:
             raise NotYourGame(N_("you are not playing in this game"))
         await handler(Action(self.action))(interaction, view, self.key)

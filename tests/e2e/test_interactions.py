@@ -381,3 +381,27 @@ async def test_debug_logging_shows_no_token(server: Server, root_logging: None) 
     assert f"/webhooks/{fake.application_id}/[redacted] " in log_text
     assert "'token': '[redacted]'" in log_text
     assert "[redacted]]" not in log_text  # redacted once, however many handlers
+
+
+@pytest.mark.parametrize("game_id", [FORGED_ID, -FORGED_ID - 1], ids=["above", "below"])
+@pytest.mark.parametrize("command", ["export", "dots-admin cancel", "board", "move"])
+async def test_a_game_number_no_database_can_hold_is_no_such_game_in_every_command(
+    server: Server, caplog: pytest.LogCaptureFixture, command: str, game_id: int
+) -> None:
+    """Whichever command takes a game number, one beyond 64-bit integers is "no such game",
+    privately, from the start (no deferral), with no ERROR in the log."""
+    fake, db = server.fake, server.database
+    options: dict[str, Any] = {"game": game_id}
+    if command == "move":
+        options["point"] = "E5"
+    async with bot_on(fake, db):
+        game = await start_game(server, server.alice, server.bob)
+        handle = await fake.slash(
+            server.admin, command, channel=server.general, validate=False, **options
+        )
+        reply = await handle.reply()
+        assert (await handle.response()).name == "message"
+        assert reply.is_ephemeral
+        assert "no game" in reply.content.lower(), reply.content
+        assert actions(db, game.game_id) == []
+    assert errors(caplog) == []
