@@ -14,7 +14,14 @@ from discord.ext import commands
 
 from bot import text
 from bot.cogs.client import GameBot, bot_of
-from bot.cogs.in_game import Action, game_choices, handles, resolve_game, run_in_game
+from bot.cogs.in_game import (
+    Action,
+    check_turn,
+    game_choices,
+    handles,
+    resolve_game,
+    run_in_game,
+)
 from bot.cogs.interactions import (
     SeveralGames,
     deferred_if_slow,
@@ -30,7 +37,7 @@ from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posting import in_game_channel, jump_url, picture_file, status_text
 from bot.cogs.posts import answer, edit, fit_content, follow_up, respond
 from bot.error_words import board_message
-from bot.games import GameChanged, GameOver, GameView, NotYourGame, NotYourTurn, Refusal
+from bot.games import GameChanged, GameOver, GameView, NotYourGame, Refusal
 from bot.i18n import N_, SOURCE, _, translate
 from engine import InvalidPointError, Point, Rules
 
@@ -218,26 +225,6 @@ def check_move(interaction: discord.Interaction[Any], view: GameView, point: str
             )
         ) from None
     board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]
-
-
-def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
-    """Refuse early (before a confirmation is shown) what the service would refuse anyway.
-
-    Raises:
-        NotYourGame, GameOver, NotYourTurn.
-    """
-    colour = view.player_of(interaction.user.id)
-    if colour is None:
-        raise NotYourGame(N_("you are not playing in this game"))
-    if not view.is_running:
-        raise GameOver(N_("this game is over"))
-    if view.to_move is not colour:
-        raise NotYourTurn(
-            _(
-                "it is not your turn: {colour} is to move",
-                colour=text.label(view.to_move, user_locale(interaction)) if view.to_move else "",
-            )
-        )
 
 
 async def confirm(
