@@ -114,6 +114,4 @@ async def test_play_computer_with_a_game_clock_announces_the_game_clock(
         assert not message.is_ephemeral
         assert says in message.content, message.content
         assert never not in message.content, message.content
-    assert query(s.database, "SELECT gc_total_ms, gc_increment_ms FROM games") == [
-        (300_000, 5_000)
-    ]
+    assert query(s.database, "SELECT gc_total_ms, gc_increment_ms FROM games") == [(300_000, 5_000)]
