@@ -263,13 +263,14 @@ async def test_a_time_out_is_announced_once_across_a_crash(
     clock = ShiftedClock()
     hang = Hang()
     with monkeypatch.context() as patch:
-        if killed == "before-posting":
-            patch.setattr(events_cog, "announce", hang)
-        else:
-            patch.setattr(Outbox, "sent", hang)
         async with bot_on(fake, db, now=clock) as first:
             game = await start_game(s, s.carol, s.admin, clock=30)
             await (await fake.slash(s.carol, "move", channel=game.thread, point="C3")).reply()
+            await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+            if killed == "before-posting":
+                patch.setattr(events_cog, "announce", hang)
+            else:
+                patch.setattr(Outbox, "sent", hang)
             ((deadline,),) = query(
                 db, "SELECT deadline FROM games WHERE game_id = ?", (game.game_id,)
             )
