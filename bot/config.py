@@ -4,7 +4,9 @@
 - ``DOTS_DATABASE``: the SQLite file, default ``dots.sqlite3`` in the working directory (one
   file beside where the bot is run is the least surprising place for a self-hosted bot; its
   ``-wal`` and ``-shm`` companions live beside it), or a ``postgresql://user:password@host/db``
-  URL (with the ``postgres`` extra installed).
+  URL (with the ``postgres`` extra installed) in libpq's form, ``?sslmode=require`` and the
+  other parameters asyncpg reads included (a parameter it cannot honour is refused). Its
+  password is never shown (``shown_database``).
 - ``DOTS_DEV_GUILD``: a server id to sync slash commands to instantly while developing.
 - ``DOTS_LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING``, ...
 - ``DOTS_SHARD_COUNT``: how many shards the whole bot has (unset: one process, Discord's
@@ -22,6 +24,9 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.logs import without_password
+from bot.storage.database import is_postgres, postgres_dsn
+from bot.storage.errors import UnreachableDatabaseError
 from bot.storage.timers import Shards
 
 DEFAULT_DATABASE = "dots.sqlite3"
@@ -31,9 +36,10 @@ class ConfigError(ValueError):
     """A setting is missing or malformed; the message names it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Settings:
-    """The bot's settings; the token is kept out of ``repr`` so logs never show it."""
+    """The bot's settings; ``repr`` shows neither the token nor the database's password, so
+    logs never show them."""
 
     token: str = field(default="", repr=False)
     database: Path | str = Path(DEFAULT_DATABASE)  # a file, or a postgresql:// URL
@@ -47,7 +53,8 @@ class Settings:
 
         Raises:
             ConfigError: ``DOTS_DEV_GUILD`` is not a number, ``DOTS_LOG_LEVEL`` not a level,
-                ``DISCORD_TOKEN`` has a space or line break inside, the shard settings are
+                ``DISCORD_TOKEN`` has a space or line break inside, ``DOTS_DATABASE`` has a
+                parameter the PostgreSQL driver cannot honour, the shard settings are
                 malformed, or this process runs only some shards on a SQLite file.
         """
         if environ is None:
@@ -86,6 +93,12 @@ class Settings:
             shards=_shards(environ, database),
         )
 
+    def __repr__(self) -> str:
+        return (
+            f"Settings(database={shown_database(self.database)!r}, dev_guild={self.dev_guild!r}, "
+            f"log_level={self.log_level!r}, shards={self.shards!r})"
+        )
+
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process owns the games of server ``guild_id`` (see ``Shards``)."""
         return self.shards is None or self.shards.owns(guild_id)
@@ -102,8 +115,49 @@ class Settings:
 
 
 def _database(value: str) -> Path | str:
-    """A PostgreSQL URL as given (a Path would fold its ``//``), else the SQLite file's path."""
-    return value if value.startswith(("postgresql:", "postgres:")) else Path(value)
+    """A PostgreSQL URL as given (a Path would fold its ``//``), else the SQLite file's path.
+
+    Raises:
+        ConfigError: the URL has a parameter the bot's driver cannot honour.
+    """
+    if not is_postgres(value):
+        return Path(value)
+    try:
+        postgres_dsn(value)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    return value
+
+
+def shown_database(database: Path | str) -> str:
+    """``DOTS_DATABASE`` as the bot shows it (a URL without its password)."""
+    return without_password(str(database))
+
+
+def database_problem(
+    database: Path | str,
+    error: Exception,
+    *,
+    other: str = "set DOTS_DATABASE to another file",
+) -> str:
+    """The one sentence that says why the database cannot be used (``error``: an
+    ``UnusableDatabaseError`` or ``UnreachableDatabaseError``), naming it without its password;
+    ``other`` says how to name another SQLite file."""
+    shown, words = shown_database(database), without_password(str(error))
+    if not is_postgres(str(database)):
+        return (
+            f"The database {shown} is not one the bot can use ({words}): {other}, or move this "
+            "one away."
+        )
+    if isinstance(error, UnreachableDatabaseError):
+        return (
+            f"Could not reach the PostgreSQL server of {shown} ({words}): check that it runs "
+            "and that DOTS_DATABASE names the right host and port."
+        )
+    return (
+        f"The PostgreSQL server refused the database {shown} ({words}): check the database "
+        "name, the user and the password in DOTS_DATABASE."
+    )
 
 
 def parse_shards(count_text: str, ids_text: str = "") -> Shards:

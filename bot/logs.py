@@ -1,4 +1,5 @@
-"""Logging that keeps secrets out of the log: the bot token and interaction tokens.
+"""Logging that keeps secrets out of the log: the bot token, interaction tokens and the
+password of a database URL.
 
 At DEBUG discord.py logs every REST URL and every gateway event. An interaction's token sits
 in its callback URL (``/interactions/<id>/<token>/callback``), in every follow-up URL
@@ -26,14 +27,31 @@ _PATTERNS = (
 )
 
 
+# A URL's password: ``scheme://user:password@host`` (up to the last "@" before the host's
+# end, as libpq reads it) and a ``password=`` query parameter.
+_URL_PASSWORD = re.compile(
+    r"(\b[a-zA-Z][\w+.-]*://[^:/?#@\s]*:)[^\s/?#]*@(?=[^@\s]*(?:[\s/?#'\"]|$))"
+)
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#\s'\"]*")
+HIDDEN_PASSWORD = "***"
+
+
+def without_password(text: str) -> str:
+    """``text`` with the password of every URL in it (a ``DOTS_DATABASE`` URL, or a message
+    that quotes one) shown as ``***``: the one way a URL is shown, in the log or anywhere."""
+    text = _URL_PASSWORD.sub(rf"\g<1>{HIDDEN_PASSWORD}@", text)
+    return _QUERY_PASSWORD.sub(rf"\g<1>{HIDDEN_PASSWORD}", text)
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with interaction tokens, webhook tokens and each of ``secrets`` blanked out."""
+    """``text`` with interaction tokens, webhook tokens, URL passwords and each of
+    ``secrets`` blanked out."""
     for secret in secrets:
         if secret:
             text = text.replace(secret, REDACTED)
     for pattern in _PATTERNS:
         text = pattern.sub(rf"\g<1>{REDACTED}", text)
-    return text
+    return without_password(text)
 
 
 class RedactSecrets(logging.Filter):
@@ -59,9 +77,16 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+# Loggers that print every statement's parameters at DEBUG: an outbox row's interaction
+# token among them (a bare string no pattern can tell from any other).
+PARAMETER_LOGGERS = ("aiosqlite",)
+
+
 def redact_handlers(logger: logging.Logger, *, secrets: Iterable[str] = ()) -> RedactSecrets:
     """Put one ``RedactSecrets`` on every handler of ``logger`` (the root, usually), in place
-    of any an earlier call put there."""
+    of any an earlier call put there; the loggers of statements' parameters stay above DEBUG."""
+    for name in PARAMETER_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
     guard = RedactSecrets(secrets)
     for handler in logger.handlers:
         unredact(handler)

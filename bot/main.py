@@ -23,11 +23,11 @@ from discord.ext import commands
 
 from bot import text
 from bot.app import create_bot
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, database_problem, shown_database
 from bot.i18n import locale_from_environment, translate
 from bot.local import LocalOptions, add_arguments, options_from, play_local
 from bot.logs import redact_handlers
-from bot.storage import UnusableDatabaseError
+from bot.storage import UnreachableDatabaseError, UnusableDatabaseError
 
 log = logging.getLogger("bot")
 
@@ -120,18 +120,16 @@ def run_local(options: LocalOptions) -> int:
     """Play in the terminal; an unexpected failure is one line, not a traceback."""
     try:
         return asyncio.run(play_local(options))
-    except UnusableDatabaseError as error:
-        print(
-            f"dots-bot local: the database {options.database} is not one the bot can use "
-            f"({error}): give another file with --db, or move this one away.",
-            file=sys.stderr,
-        )
+    except (UnusableDatabaseError, UnreachableDatabaseError) as error:
+        words = database_problem(options.database, error, other="give another file with --db")
+        print(f"dots-bot local: {words[0].lower()}{words[1:]}", file=sys.stderr)
         return 1
     except Exception as error:
         logging.getLogger("bot.local").debug("terminal mode failed", exc_info=error)
         print(
             f"dots-bot local stopped: {type(error).__name__}: {error} "
-            f"(database: {options.database}; DOTS_LOG_LEVEL=DEBUG shows details).",
+            f"(database: {shown_database(options.database)}; DOTS_LOG_LEVEL=DEBUG shows "
+            "details).",
             file=sys.stderr,
         )
         return 1
@@ -213,13 +211,8 @@ async def serve(settings: Settings, *, bot: commands.Bot | None = None) -> int:
                 _safe(error, settings.token),
             )
         return 1
-    except UnusableDatabaseError as error:
-        log.error(
-            "The database %s is not one the bot can use (%s): set "
-            "DOTS_DATABASE to another file, or move this one away.",
-            settings.database,
-            error,
-        )
+    except (UnusableDatabaseError, UnreachableDatabaseError) as error:
+        log.error("%s", database_problem(settings.database, error))
         return 1
     except (TimeoutError, aiohttp.ClientError, OSError) as error:
         log.error(

@@ -87,9 +87,10 @@ class Outbox:
         self.service = service
         self.shards = shards
         self.resent = 0
-        # Deliveries on their way (``delivering``); once closing, a delivery that ends is
-        # left in the outbox (resent at the next start, its nonces keep it single).
-        self._in_flight = 0
+        # The tasks delivering (``delivering``); once closing, those still going are
+        # cancelled and their rows left in the outbox (resent at the next start, their nonces
+        # keep them single).
+        self._delivering: set[asyncio.Task[object]] = set()
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
@@ -98,24 +99,40 @@ class Outbox:
         """Forget a delivered post."""
         await self.service.timers.post_sent(post_id)
 
-    async def drain(self, timeout: float = DRAIN_WAIT) -> None:
+    async def drain(self, timeout: float | None = None) -> None:
         """Before the database closes: wait for the deliveries on their way (``timeout``
-        seconds at most); those still going then stay in the outbox for the next start."""
+        seconds at most, ``DRAIN_WAIT`` by default); those still going then stay in the outbox
+        for the next start."""
         try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
+            await asyncio.wait_for(self._idle.wait(), DRAIN_WAIT if timeout is None else timeout)
         except TimeoutError:
-            log.info("%d posts still on their way at close: kept in the outbox", self._in_flight)
+            log.info(
+                "%d posts still on their way at close: stopped, kept in the outbox",
+                len(self._delivering),
+            )
         self._closing = True
+        # Stopped before the HTTP session closes under them (they would fail there, each with
+        # a traceback): a cancelled delivery leaves its row for the next start.
+        going = list(self._delivering)
+        for task in going:
+            task.cancel()
+        await asyncio.gather(*going, return_exceptions=True)
 
     @asynccontextmanager
     async def _delivery_on_its_way(self) -> AsyncIterator[None]:
-        self._in_flight += 1
+        task = asyncio.current_task()
+        if self._closing or task is None:
+            # Closing: the post is not begun (its row stays for the next start). Cancelled
+            # as ``drain`` cancels the deliveries under way (discord.py's listener tasks end
+            # quietly on cancellation).
+            raise asyncio.CancelledError
+        self._delivering.add(task)
         self._idle.clear()
         try:
             yield
         finally:
-            self._in_flight -= 1
-            if not self._in_flight:
+            self._delivering.discard(task)
+            if not self._delivering:
                 self._idle.set()
 
     async def pending(self) -> list[PostRow]:

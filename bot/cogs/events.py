@@ -20,6 +20,7 @@ from bot.cogs.outcomes import announce
 from bot.cogs.posting import jump_url, notify_turn, send_to_game
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
+    ActionTaken,
     ChallengeExpired,
     ComputerMoved,
     Event,
@@ -45,6 +46,7 @@ EVENT_NAMES: dict[type[Event], str] = {
     TimedOut: "dots_time_out",
     Reminder: "dots_reminder",
     ComputerMoved: "dots_computer_moved",
+    ActionTaken: "dots_action_taken",  # resent after a crash: bot.cogs.play's listener
 }
 
 

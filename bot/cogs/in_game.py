@@ -21,13 +21,21 @@ from discord import app_commands
 
 from bot import text
 from bot.cogs.client import bot_of
-from bot.cogs.interactions import NoRunningGame, SeveralGames, is_id
+from bot.cogs.interactions import NoRunningGame, SeveralGames
 from bot.cogs.locales import user_locale
 from bot.cogs.names import display_name
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posting import game_channel_id, jump_url
 from bot.cogs.posts import CHOICE_NAME, CHOICES, answer, fit_name
-from bot.games import GameView, NoSuchGame, NotYourGame, Refusal, is_computer
+from bot.games import (
+    GameOver,
+    GameView,
+    NoSuchGame,
+    NotYourGame,
+    NotYourTurn,
+    Refusal,
+    is_computer,
+)
 from bot.i18n import N_, SOURCE, _, translate
 from engine import InvalidPointError, Point
 
@@ -64,25 +72,75 @@ def has_moved_last(view: GameView, user_id: int) -> bool:
     )
 
 
+class Who(StrEnum):
+    """Who may take an action in a game: what its snapshot refuses before any answer."""
+
+    ANYONE = "anyone"
+    PLAYERS = "players"  # the players of a running game
+    TO_MOVE = "to move"  # the player to move in a running game
+
+
 @dataclass
 class InGameAction:
     """An entry of ``ACTIONS``: what the action does (``run``, registered by its feature
-    module) and, for a player with several running games who named none, how the game is
-    found: ``choose`` picks the one game it can mean (else the command is refused), or, when
-    None, a menu asks which."""
+    module), who may take it (``who``: checked on the game's snapshot before anything is
+    sent, so that a refusal is private from the start) and, for a player with several
+    running games who named none, how the game is found: ``choose`` picks the one game it
+    can mean (else the command is refused), or, when None, a menu asks which."""
 
+    who: Who
     choose: Chooser | None = None
     run: Handler | None = None
 
 
 ACTIONS: dict[Action, InGameAction] = {
-    Action.MOVE: InGameAction(),
-    Action.END: InGameAction(),
-    Action.RESIGN: InGameAction(),
-    Action.BOARD: InGameAction(),
-    Action.UNDO: InGameAction(choose=is_against_computer),
-    Action.TAKEBACK: InGameAction(choose=has_moved_last),
+    Action.MOVE: InGameAction(Who.TO_MOVE),
+    Action.END: InGameAction(Who.TO_MOVE),
+    Action.RESIGN: InGameAction(Who.PLAYERS),
+    Action.BOARD: InGameAction(Who.ANYONE),
+    Action.UNDO: InGameAction(Who.TO_MOVE, choose=is_against_computer),
+    Action.TAKEBACK: InGameAction(Who.PLAYERS, choose=has_moved_last),
 }
+
+
+def admit(interaction: discord.Interaction[Any], action: Action, view: GameView) -> None:
+    """Refuse, from the game's snapshot in memory, a user the action is not for (see
+    ``Who``), before the handler answers anything; the service checks again.
+
+    Raises:
+        NotYourGame, GameOver, NotYourTurn.
+    """
+    who = ACTIONS[action].who
+    if who is Who.ANYONE:
+        return
+    if who is Who.TO_MOVE:
+        check_turn(interaction, view)
+        return
+    if view.player_of(interaction.user.id) is None:
+        raise NotYourGame(N_("you are not playing in this game"))
+    if not view.is_running:
+        raise GameOver(N_("this game is over"))
+
+
+def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
+    """Refuse early (before anything is sent) what the service would refuse anyway: a user
+    who does not play the game, a game that is over, a player whose turn it is not.
+
+    Raises:
+        NotYourGame, GameOver, NotYourTurn.
+    """
+    colour = view.player_of(interaction.user.id)
+    if colour is None:
+        raise NotYourGame(N_("you are not playing in this game"))
+    if not view.is_running:
+        raise GameOver(N_("this game is over"))
+    if view.to_move is not colour:
+        raise NotYourTurn(
+            _(
+                "it is not your turn: {colour} is to move",
+                colour=text.label(view.to_move, user_locale(interaction)) if view.to_move else "",
+            )
+        )
 
 
 def handles(action: Action) -> Callable[[Handler], Handler]:
@@ -128,6 +186,7 @@ async def run_in_game(
         if len(mine) != 1:
             raise Refusal(SEVERAL) from None
         view = mine[0]
+    admit(interaction, action, view)
     await handler(action)(interaction, view, arg)
 
 
@@ -155,9 +214,7 @@ async def resolve_game(
     """
     service = bot_of(interaction).service
     if game_id is not None:
-        if not is_id(game_id):
-            raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
-        view = await service.game(game_id)
+        view = await service.game(game_id)  # a number no database holds is no such game
         if view.guild_id != interaction.guild_id:
             raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
         return view
@@ -255,12 +312,10 @@ class GamePicker(
         values = self.item.values
         if len(values) != 1 or not re.fullmatch(r"[0-9]{1,19}", values[0], re.ASCII):
             raise Refusal(N_("that is not one of your games: run the command again"))
-        game_id = int(values[0])
-        if not is_id(game_id):
-            raise Refusal(N_("that is not one of your games: run the command again"))
-        view = await bot_of(interaction).service.game(game_id)
+        view = await bot_of(interaction).service.game(int(values[0]))
         if view.guild_id != interaction.guild_id:
             raise NotYourGame(N_("you are not playing in this game"))
+        admit(interaction, Action(self.action), view)
         await handler(Action(self.action))(interaction, view, self.key)
 
 

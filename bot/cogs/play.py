@@ -5,6 +5,7 @@ end, resign and board actions do (``bot.cogs.in_game`` finds the game a command 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -14,7 +15,14 @@ from discord.ext import commands
 
 from bot import text
 from bot.cogs.client import GameBot, bot_of
-from bot.cogs.in_game import Action, game_choices, handles, resolve_game, run_in_game
+from bot.cogs.in_game import (
+    Action,
+    check_turn,
+    game_choices,
+    handles,
+    resolve_game,
+    run_in_game,
+)
 from bot.cogs.interactions import (
     SeveralGames,
     deferred_if_slow,
@@ -25,13 +33,40 @@ from bot.cogs.interactions import (
 )
 from bot.cogs.locales import user_locale
 from bot.cogs.names import mentions
-from bot.cogs.outcomes import announce
+from bot.cogs.outcomes import announce, outcome_message
 from bot.cogs.persistent import CustomId, PersistentItem
-from bot.cogs.posting import in_game_channel, jump_url, picture_file, status_text
-from bot.cogs.posts import answer, edit, fit_content, follow_up, respond
+from bot.cogs.posting import (
+    buttons_field,
+    game_channel_id,
+    in_game_channel,
+    jump_url,
+    picture_file,
+    status_text,
+)
+from bot.cogs.posts import (
+    answer,
+    edit,
+    edit_placeholder,
+    fetch_placeholder,
+    fit_content,
+    follow_up,
+    respond,
+)
+from bot.cogs.rematch import result_buttons
 from bot.error_words import board_message
-from bot.games import GameChanged, GameOver, GameView, NotYourGame, NotYourTurn, Refusal
+from bot.games import (
+    ActionTaken,
+    GameChanged,
+    GameOver,
+    GameView,
+    MoveOutcome,
+    NotYourGame,
+    PostKind,
+    Refusal,
+    owing_post,
+)
 from bot.i18n import N_, SOURCE, _, translate
+from bot.outbox import delivering
 from engine import InvalidPointError, Point, PointMistake, Rules
 from engine.point import normalise_point
 
@@ -104,7 +139,9 @@ class ConfirmButton(
             )
             return
         act = bot.service.end if self.action == "end" else bot.service.resign
-        with bot.posts.pending(self.key):
+        # The result's post is stored with the end (its transaction) and delivered inside
+        # ``delivering``; the confirmation is private, so there is no placeholder to resend.
+        with bot.posts.pending(self.key), owing_post(self.key, token=None):
             try:
                 outcome, deferred = await in_time(
                     interaction,
@@ -121,8 +158,9 @@ class ConfirmButton(
                 done = translate(locale, N_("You stopped."))
             else:
                 done = translate(locale, N_("You ended."))
-            await update_clicked(interaction, deferred, done, view=None, attachments=[])
-            await announce(bot, outcome)
+            async with delivering(bot.outbox, PostKind.ACTION):
+                await update_clicked(interaction, deferred, done, view=None, attachments=[])
+                await announce(bot, outcome)
 
     async def ask_again(self, interaction: discord.Interaction[Any], why: str) -> None:
         """Nothing done: a fresh confirmation for the game as it is now (or the refusal)."""
@@ -168,30 +206,73 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
     bot = bot_of(interaction)
     check_move(interaction, view, point)
     here = in_game_channel(interaction, view)
-    with bot.posts.pending(view.game_id):
+    # The move's post is stored with it (in its transaction) and delivered inside
+    # ``delivering``: a crash between the two leaves it for the next start.
+    with bot.posts.pending(view.game_id), owing_post(view.game_id, token=interaction.token):
         outcome, acknowledged = await deferred_if_slow(
             interaction,
             bot.service.place(game_id=view.game_id, user_id=interaction.user.id, point=point),
             ephemeral=not here,
             contended=bot.posts.others(view.game_id),
         )
-        if not acknowledged:
-            # The interaction expired (10062) but the move is stored: show it in the thread.
-            log.warning("move of game %s posted in its thread, unanswered", view.game_id)
-            await announce(bot, outcome)
-        elif here:
-            await announce(bot, outcome, interaction=interaction)
-        else:
-            await announce(bot, outcome)
-            placed = outcome.placement.point.name if outcome.placement else point
-            played = _(
-                "Played {point} in game #{game_id}: {url}",
-                point=placed,
-                game_id=view.game_id,
-                url=jump_url(view),
-            )
-            locale = user_locale(interaction)
-            await follow_up(interaction, translate(locale, played), ephemeral=True)
+        async with delivering(bot.outbox, PostKind.ACTION):
+            if not acknowledged:
+                # The interaction expired (10062) but the move is stored: show it in the thread.
+                log.warning("move of game %s posted in its thread, unanswered", view.game_id)
+                await announce(bot, outcome)
+            elif here:
+                await announce(bot, outcome, interaction=interaction)
+            else:
+                await announce(bot, outcome)
+                placed = outcome.placement.point.name if outcome.placement else point
+                played = _(
+                    "Played {point} in game #{game_id}: {url}",
+                    point=placed,
+                    game_id=view.game_id,
+                    url=jump_url(view),
+                )
+                locale = user_locale(interaction)
+                await follow_up(interaction, translate(locale, played), ephemeral=True)
+
+
+async def show_again(bot: GameBot, outcome: MoveOutcome, token: str | None) -> None:
+    """Show an action after a restart: in the public placeholder of the interaction it
+    answered (an edit: shown once however often it is done) while Discord still allows it,
+    else in the game's thread (its nonce keeps it single); a private placeholder (the move was
+    played from elsewhere) then gets the link."""
+    view = outcome.view
+    placeholder = None
+    if token is not None:
+        try:
+            placeholder = await fetch_placeholder(bot, token)
+        except discord.HTTPException:
+            log.info("game %s: the placeholder of its action is gone", view.game_id)
+    public_here = (
+        placeholder is not None
+        and not placeholder.flags.ephemeral
+        and placeholder.channel.id == game_channel_id(view)
+    )
+    if token is not None and public_here:
+        locale = await bot.locales.of_guild(view.guild_id)
+        content, files = await outcome_message(bot, outcome, locale=locale)
+        buttons = result_buttons(view, locale) if outcome.is_over else None
+        try:
+            await edit_placeholder(bot, token, content, attachments=files, **buttons_field(buttons))
+            return
+        except discord.HTTPException:
+            log.info("game %s: its placeholder could not be filled", view.game_id)
+    await announce(bot, outcome)
+    if token is not None and placeholder is not None and not public_here:
+        action = outcome.action
+        played = _(
+            "Played {point} in game #{game_id}: {url}",
+            point=action.point.name if action and action.point else "",
+            game_id=view.game_id,
+            url=jump_url(view),
+        )
+        locale = await bot.locales.of_guild(view.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await edit_placeholder(bot, token, translate(locale, played))
 
 
 def check_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
@@ -221,26 +302,6 @@ def check_move(interaction: discord.Interaction[Any], view: GameView, point: str
             )
         ) from None
     board.copy().place(point, view.game.to_move)  # type: ignore[arg-type]
-
-
-def check_turn(interaction: discord.Interaction[Any], view: GameView) -> None:
-    """Refuse early (before a confirmation is shown) what the service would refuse anyway.
-
-    Raises:
-        NotYourGame, GameOver, NotYourTurn.
-    """
-    colour = view.player_of(interaction.user.id)
-    if colour is None:
-        raise NotYourGame(N_("you are not playing in this game"))
-    if not view.is_running:
-        raise GameOver(N_("this game is over"))
-    if view.to_move is not colour:
-        raise NotYourTurn(
-            _(
-                "it is not your turn: {colour} is to move",
-                colour=text.label(view.to_move, user_locale(interaction)) if view.to_move else "",
-            )
-        )
 
 
 async def confirm(
@@ -336,6 +397,13 @@ class Play(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_dots_action_taken(self, event: ActionTaken) -> None:
+        """A move, end or resign whose post a crash left unsent (``bot.outbox``): posted now,
+        with the nonces of its outbox row."""
+        async with delivering(self.bot.outbox, PostKind.ACTION):
+            await show_again(self.bot, event.outcome, event.token)
 
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="move", description=N_("Place a dot, e.g. /move B7"))

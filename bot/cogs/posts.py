@@ -270,6 +270,34 @@ async def edit_original(
     return await interaction.edit_original_response(**fit_message(content, **fields))
 
 
+async def fetch_placeholder(client: discord.Client, token: str) -> discord.WebhookMessage:
+    """The answer (or "thinking..." deferral) of the interaction whose token is ``token``.
+
+    Raises:
+        discord.NotFound: the token expired, or the interaction was never answered.
+    """
+    assert client.application_id is not None
+    hook = discord.Webhook.partial(client.application_id, token, client=client)
+    original: Any = "@original"  # the route's name of an interaction's own answer
+    return await hook.fetch_message(original)
+
+
+async def edit_placeholder(
+    client: discord.Client, token: str, content: str | None = None, **fields: Any
+) -> Any:
+    """An edit of the answer (or "thinking..." deferral) of the interaction whose token is
+    ``token``, fitted: what an ``edit_original`` does, for an interaction known only by its
+    token (after a restart; Discord accepts it for 15 minutes).
+
+    Raises:
+        discord.NotFound: the token expired, or the interaction was never answered.
+    """
+    assert client.application_id is not None
+    hook = discord.Webhook.partial(client.application_id, token, client=client)
+    original: Any = "@original"  # the route's name of an interaction's own answer
+    return await hook.edit_message(original, **fit_message(content, **fields))
+
+
 async def edit_message(message: Any, content: str | None = None, **fields: Any) -> Any:
     """An edit of a message of the bot (``message.edit``), fitted."""
     return await message.edit(**fit_message(content, **fields))

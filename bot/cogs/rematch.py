@@ -9,6 +9,7 @@ posted with ``result_buttons`` (``bot.cogs.outcomes``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import ExitStack
 from typing import Any
@@ -22,12 +23,23 @@ from bot.cogs.interactions import in_time, post_answer, reply
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import send
 from bot.cogs.starts import post_game_start
-from bot.games import Challenge, GameStatus, GameView, computer_name, is_computer
+from bot.games import Challenge, GameStatus, GameView, Refusal, computer_name, is_computer
 from bot.i18n import N_, SOURCE, _, translate
 from bot.option_words import words_of
 from engine import Colour
 
 log = logging.getLogger(__name__)
+
+# Discord's error codes for a user who is no member of a server (any more), or no user at all.
+UNKNOWN_MEMBER, UNKNOWN_USER = 10007, 10013
+
+# How long the member lookup before a rematch offer may take (of Discord's 3 seconds for the
+# first answer); past it the offer goes ahead, as it did before members were looked up.
+MEMBER_LOOKUP_SECONDS = 1.5
+
+
+class OpponentLeft(Refusal):
+    """The other player of the finished game is no longer a member of its server."""
 
 
 # -- what players read ---
@@ -103,8 +115,19 @@ class RematchButton(
         )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        """Offer the rematch, or start it against the computer (refusals are private)."""
+        """Offer the rematch, or start it against the computer (refusals are private).
+
+        Raises:
+            OpponentLeft: the other player left the server (asked of Discord before any
+                answer, so that the refusal is private from the start).
+        """
         bot = bot_of(interaction)
+        old = await bot.service.game(self.key)
+        colour = old.player_of(interaction.user.id)  # None: a bystander, refused by the service
+        if colour is not None:
+            other = old.user_of(colour.opponent)
+            if not is_computer(other) and not await is_member(bot, old.guild_id, other):
+                raise OpponentLeft(N_("your opponent is no longer in this server: no rematch"))
         pending = ExitStack()
 
         async def ask() -> Challenge | GameView:
@@ -121,6 +144,18 @@ class RematchButton(
                 await start_computer_rematch(interaction, deferred, made)
             else:
                 await post_offer(bot, interaction, deferred, made)
+
+
+async def is_member(bot: GameBot, guild_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` is still a member of server ``guild_id``, as Discord says (the bot has
+    no members intent, so no event tells it who left); True when Discord does not say in time."""
+    try:
+        await asyncio.wait_for(bot.http.get_member(guild_id, user_id), MEMBER_LOOKUP_SECONDS)
+    except discord.NotFound as error:
+        return error.code not in (UNKNOWN_MEMBER, UNKNOWN_USER)
+    except (TimeoutError, discord.HTTPException) as error:
+        log.warning("could not look up member %s of server %s: %s", user_id, guild_id, error)
+    return True
 
 
 async def post_offer(

@@ -18,7 +18,7 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
-from bot.games.deadlines import PostKind
+from bot.games.deadlines import PostKind, owing_post
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -43,6 +43,7 @@ from bot.games.models import (
     DEFAULT_CLOCK,
     MAX_CLOCK,
     MIN_CLOCK,
+    ActionTaken,
     Challenge,
     ChallengeExpired,
     ClockChange,
@@ -69,6 +70,7 @@ __all__ = [
     "DEFAULT_CLOCK",
     "MAX_CLOCK",
     "MIN_CLOCK",
+    "ActionTaken",
     "CannotChallengeBot",
     "CannotChallengeSelf",
     "Challenge",
@@ -110,5 +112,6 @@ __all__ = [
     "computer_level",
     "computer_name",
     "is_computer",
+    "owing_post",
     "utc_now",
 ]

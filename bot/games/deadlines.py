@@ -11,18 +11,27 @@ the write that sets it, in ``bot.storage.timer_repository``), one entry here, an
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.games.convert import to_ts
 from bot.games.core import SAME_INSTANT
 from bot.games.errors import NoSuchChallenge, NoSuchGame
-from bot.games.models import ChallengeExpired, ComputerMoved, Event, MoveOutcome, Reminder, TimedOut
+from bot.games.models import (
+    ActionTaken,
+    ChallengeExpired,
+    ComputerMoved,
+    Event,
+    MoveOutcome,
+    Reminder,
+    TimedOut,
+)
 from bot.games.service import GameService
 from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TimerRow
 from bot.storage.timer_repository import TimerKind
-from bot.storage.timers import PostKind
+from bot.storage.timers import PostKind, owing
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +118,21 @@ async def _computer(service: GameService, row: PostRow) -> Event | None:
     return ComputerMoved((outcome,)) if outcome.action is not None else None
 
 
+async def _action_taken(service: GameService, row: PostRow) -> Event | None:
+    outcome = await _action(service, row)
+    return ActionTaken(outcome, row.token) if outcome.action is not None else None
+
+
+@contextmanager
+def owing_post(game_id: int, *, token: str | None) -> Iterator[None]:
+    """The first write of game ``game_id`` in the block (a player's move, end or resign) also
+    stores its post in the outbox, in the same transaction, with ``token`` (the interaction it
+    answers); the adapter delivers it inside ``bot.outbox.delivering(..., PostKind.ACTION)``,
+    and a crash before that leaves it for the next start (``ActionTaken``)."""
+    with owing(TimerKind.GAME, game_id, post=PostKind.ACTION, token=token):
+        yield
+
+
 @dataclass(frozen=True, slots=True)
 class PostEntry:
     """A kind of post: the event it delivers, and that event rebuilt from the database (None
@@ -123,6 +147,7 @@ POSTS: dict[str, PostEntry] = {
     PostKind.REMINDER: PostEntry(Reminder, _reminder),
     PostKind.EXPIRED: PostEntry(ChallengeExpired, _expired),
     PostKind.COMPUTER: PostEntry(ComputerMoved, _computer),
+    PostKind.ACTION: PostEntry(ActionTaken, _action_taken),
 }
 """What each kind of post publishes."""
 

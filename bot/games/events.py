@@ -15,13 +15,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.models import ChallengeExpired, ComputerMoved, Reminder, TimedOut
+from bot.games.models import ActionTaken, ChallengeExpired, ComputerMoved, Reminder, TimedOut
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Any], Awaitable[None] | None]
 
-ADAPTER_EVENTS: tuple[type, ...] = (TimedOut, Reminder, ChallengeExpired, ComputerMoved)
+ADAPTER_EVENTS: tuple[type, ...] = (
+    TimedOut,
+    Reminder,
+    ChallengeExpired,
+    ComputerMoved,
+    ActionTaken,
+)
 """The events an adapter shows to players (``bot.games.models.Event``)."""
 
 

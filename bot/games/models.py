@@ -321,4 +321,14 @@ class ComputerMoved:
         return self.outcomes[-1]
 
 
-Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A player's action (a move, an end, a resign) whose post a crash left unsent: published
+    again at start (``bot.outbox``), to fill the placeholder of the interaction it answered
+    (``token``, while Discord allows it) or else to post in the game's thread."""
+
+    outcome: MoveOutcome
+    token: str | None = field(default=None, repr=False)
+
+
+Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved | ActionTaken

@@ -33,9 +33,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from sqlalchemy import Executable, event, func, select
-from sqlalchemy.engine import URL, Dialect, make_url
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import await_only
@@ -53,12 +54,42 @@ def is_postgres(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql:", "postgres:"))
 
 
-def postgres_url(target: str) -> URL:
-    """A ``postgresql://`` URL with SQLAlchemy's asyncpg driver."""
+# The parameters of a libpq URL's query that asyncpg reads itself (``connect_utils``); any
+# other would reach the server as a setting of the session, which it refuses.
+ASYNCPG_PARAMETERS = frozenset(
+    {
+        "host", "port", "dbname", "database", "user", "password", "passfile", "service",
+        "sslmode", "sslcert", "sslkey", "sslrootcert", "sslcrl", "sslpassword",
+        "sslnegotiation", "ssl_min_protocol_version", "ssl_max_protocol_version",
+        "target_session_attrs", "krbsrvname", "gsslib",
+        "application_name",  # a setting of the session the server accepts
+    }
+)  # fmt: skip
+SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+
+
+def postgres_dsn(target: str) -> str:
+    """``target`` as the libpq URL asyncpg connects with (``postgres:`` spelt
+    ``postgresql:``); asyncpg reads its query itself (``sslmode`` and the rest).
+
+    Raises:
+        ValueError: the URL has a parameter asyncpg cannot honour, or an ``sslmode`` libpq
+            does not know; the message is one sentence naming it.
+    """
     if target.startswith("postgres:"):
         target = target.replace("postgres:", "postgresql:", 1)
-    url = make_url(target)
-    return url.set(drivername="postgresql+asyncpg")
+    for name, value in parse_qsl(urlsplit(target).query, keep_blank_values=True):
+        if name not in ASYNCPG_PARAMETERS:
+            raise ValueError(
+                f"DOTS_DATABASE has the parameter {name}, which the bot's PostgreSQL "
+                f"driver (asyncpg) cannot honour: remove it (it understands "
+                f"{', '.join(sorted(ASYNCPG_PARAMETERS - {'database', 'service'}))})."
+            )
+        if name == "sslmode" and value not in SSL_MODES:
+            raise ValueError(
+                f"DOTS_DATABASE has sslmode={value}, which is not one of {', '.join(SSL_MODES)}."
+            )
+    return target
 
 
 # The advisory lock held while migrating a PostgreSQL database: ("dots" in ASCII, 2); 1 is
@@ -81,6 +112,7 @@ class Database:
         self._writer = writer
         self._readers = readers
         self._lock = asyncio.Lock()
+        self.dsn = ""  # PostgreSQL: the URL asyncpg connects with
         # SQLite: whether SQLAlchemy's own BEGIN emits ours (for Alembic's transactions);
         # ``transaction()`` begins on the driver itself instead.
         self._sqlalchemy_begins = _Switch()
@@ -91,8 +123,20 @@ class Database:
         its folder; WAL, ``synchronous=NORMAL``, foreign keys and a busy timeout)."""
         if is_postgres(target):
             assert isinstance(target, str)
-            engine = create_async_engine(postgres_url(target), pool_size=16, max_overflow=0)
-            return cls(engine)
+            dsn = postgres_dsn(target)
+            import asyncpg  # noqa: PLC0415 (the postgres extra; SQLite never needs it)
+
+            # asyncpg reads the URL itself, as libpq would (SQLAlchemy would pass its query
+            # on as keyword arguments asyncpg does not take, such as sslmode).
+            engine = create_async_engine(
+                "postgresql+asyncpg://",
+                async_creator=lambda: asyncpg.connect(dsn),
+                pool_size=16,
+                max_overflow=0,
+            )
+            db = cls(engine)
+            db.dsn = dsn
+            return db
         memory = str(target) == ":memory:"
         if not memory:
             Path(target).parent.mkdir(parents=True, exist_ok=True)
@@ -200,8 +244,7 @@ class Database:
             return None
         import asyncpg  # noqa: PLC0415 (the postgres extra; SQLite never needs it)
 
-        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        conn = await asyncpg.connect(dsn)
+        conn = await asyncpg.connect(self.dsn)
 
         def notified(_conn: object, _pid: int, _channel: str, payload: str) -> None:
             callback(payload)

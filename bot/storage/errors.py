@@ -9,6 +9,11 @@ class UnusableDatabaseError(RuntimeError):
     """The database cannot be used at all (not a SQLite file, or the server refuses us)."""
 
 
+class UnreachableDatabaseError(RuntimeError):
+    """The PostgreSQL server cannot be reached (down, a wrong host or port, the network, a
+    refused TLS handshake); the message is the driver's."""
+
+
 class StaleWriteError(RuntimeError):
     """The game row changed under a write (another writer won); the transaction rolled back."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -265,7 +265,9 @@ class PostRow:
 
     ``kind`` (a ``bot.storage.timers.PostKind``) "time_out" (``ref_id`` a game, ``seq`` the
     time-out's action, None for an abort), "reminder" (a game, ``seq`` its action count then),
-    "expired" (a challenge), "computer" (a game, ``seq`` the computer's first move's count).
+    "expired" (a challenge), "computer" (a game, ``seq`` the computer's first move's count),
+    "action" (a player's action in a game, ``seq`` its count; ``token`` the interaction it
+    answers, whose placeholder the post fills while Discord allows it).
     """
 
     post_id: int
@@ -274,6 +276,7 @@ class PostRow:
     guild_id: int | None
     seq: int | None
     created: float
+    token: str | None = field(default=None, repr=False)  # a secret for 15 minutes
 
 
 # When a game's timer fires (unix seconds), from the game row as stored: its reminder if one

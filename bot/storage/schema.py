@@ -218,4 +218,9 @@ outbox = Table(
     Column("guild_id", BigInteger),
     Column("seq", Integer),
     Column("created", Float),
+    # The interaction whose "thinking..." placeholder the post fills (a player's action):
+    # Discord lets its token edit it for 15 minutes. Deleted with the row once posted.
+    Column("token", Text),
+    # Never reuse a post id: its nonces are made from it (``bot.outbox.nonce``).
+    sqlite_autoincrement=True,
 )

@@ -40,8 +40,16 @@ def as_game(row: Row[Any] | None) -> GameRow | None:
     return None if row is None else GameRow(*row)
 
 
+# The integers a database column holds (SQLite's and PostgreSQL's BIGINT): a number beyond
+# them, typed into a command, is no game's id (the drivers would raise OverflowError).
+BIGINT_RANGE = range(-(2**63), 2**63)
+
+
 async def read_game(conn: AsyncConnection, game_id: int) -> GameRow | None:
-    """A game's row, inside the caller's transaction."""
+    """A game's row, inside the caller's transaction; None for no game (every id a command
+    takes is read here first, so a number no database can hold is "no such game" here)."""
+    if game_id not in BIGINT_RANGE:
+        return None
     return as_game((await conn.execute(_READ_GAME, {"g": game_id})).first())
 
 

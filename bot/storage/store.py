@@ -29,11 +29,12 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.challenges import ChallengeRepository
-from bot.storage.database import Database
+from bot.storage.database import Database, is_postgres
 from bot.storage.errors import (
     OverLimitError,
     RematchExistsError,
     StaleWriteError,
+    UnreachableDatabaseError,
     UnusableDatabaseError,
 )
 from bot.storage.games import GameRepository
@@ -84,7 +85,8 @@ class Store:
         Raises:
             MigrationError: a migration failed (the database stays at the revision before it).
             UnusableDatabaseError: ``target`` is no database the bot can read (a file that is
-                not SQLite, a database that refuses us).
+                not SQLite or cannot be opened, a database that refuses us).
+            UnreachableDatabaseError: the PostgreSQL server of ``target`` cannot be reached.
         """
         try:
             db = await Database.open(target)
@@ -96,6 +98,11 @@ class Store:
         except (sqlite3.DatabaseError, DBAPIError) as error:
             # The driver's own words ("file is not a database"), without SQLAlchemy's wrapping.
             raise UnusableDatabaseError(str(getattr(error, "orig", None) or error)) from error
+        except OSError as error:  # a connection, or a file (TimeoutError is one too)
+            words = str(error) or type(error).__name__
+            if is_postgres(target):
+                raise UnreachableDatabaseError(words) from error
+            raise UnusableDatabaseError(words) from error
         return cls(db)
 
     async def close(self) -> None:
@@ -148,5 +155,6 @@ __all__ = [
     "RematchExistsError",
     "StaleWriteError",
     "Store",
+    "UnreachableDatabaseError",
     "UnusableDatabaseError",
 ]

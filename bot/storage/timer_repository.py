@@ -157,7 +157,7 @@ class TimerRepository:
             claim.post_id = await conn.scalar(
                 insert(outbox)
                 .values(kind=claim.post, ref_id=claim.ref_id, guild_id=guild_id, seq=seq,
-                        created=time.time())
+                        created=time.time(), token=claim.token)
                 .returning(outbox.c.post_id)
             )  # fmt: skip
 

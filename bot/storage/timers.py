@@ -33,6 +33,7 @@ class PostKind(enum.StrEnum):
     REMINDER = "reminder"  # the player to move is reminded
     EXPIRED = "expired"  # a challenge expired
     COMPUTER = "computer"  # the computer's move
+    ACTION = "action"  # a player's move, end or resign (answering their interaction)
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).
@@ -90,6 +91,7 @@ class Claim:
     used: bool = False  # a write tried to claim it (so no later write of this task will)
     won: bool = False  # and found the timer as due, unclaimed: its change commits with it
     post_id: int | None = None
+    token: str | None = field(default=None, repr=False)  # the interaction the post answers
 
     def matches(self, kind: str, ref_id: int) -> bool:
         """Whether a write of this subject is the one that fires the timer (once)."""
@@ -112,10 +114,11 @@ def claiming(timer: TimerRow, *, post: str | None = None) -> Iterator[Claim]:
 
 
 @contextmanager
-def owing(kind: str, ref_id: int, *, post: str | None) -> Iterator[Claim]:
+def owing(kind: str, ref_id: int, *, post: str | None, token: str | None = None) -> Iterator[Claim]:
     """The first write of ``kind`` ``ref_id`` (a "game") made in the block also stores the
-    post ``post`` (an outbox kind; None: nothing is stored)."""
-    claim = Claim(kind, ref_id, None, post)
+    post ``post`` (an outbox kind; None: nothing is stored), with ``token``: the interaction
+    the post answers, if any."""
+    claim = Claim(kind, ref_id, None, post, token=token)
     token = _claim.set(claim)
     try:
         yield claim

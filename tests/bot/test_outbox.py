@@ -263,13 +263,14 @@ async def test_a_time_out_is_announced_once_across_a_crash(
     clock = ShiftedClock()
     hang = Hang()
     with monkeypatch.context() as patch:
-        if killed == "before-posting":
-            patch.setattr(events_cog, "announce", hang)
-        else:
-            patch.setattr(Outbox, "sent", hang)
         async with bot_on(fake, db, now=clock) as first:
             game = await start_game(s, s.carol, s.admin, clock=30)
             await (await fake.slash(s.carol, "move", channel=game.thread, point="C3")).reply()
+            await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+            if killed == "before-posting":
+                patch.setattr(events_cog, "announce", hang)
+            else:
+                patch.setattr(Outbox, "sent", hang)
             ((deadline,),) = query(
                 db, "SELECT deadline FROM games WHERE game_id = ?", (game.game_id,)
             )
@@ -342,8 +343,8 @@ async def test_closing_waits_for_a_delivery_on_its_way_or_keeps_it(
     database: str | Path, finishes_in_time: bool
 ) -> None:
     """``drain`` (the bot's close, before the database closes) waits for the posts on their
-    way; one still going after the wait stays in the outbox for the next start instead of
-    touching a closed database."""
+    way; one still going after the wait is stopped and stays in the outbox for the next start
+    instead of touching a closed database or a closed HTTP session."""
     clock = FakeTime()
     service = await open_service(database, clock)
     clocks = Clocks(service, sleep=clock.sleep, outbox=True)
@@ -355,22 +356,69 @@ async def test_closing_waits_for_a_delivery_on_its_way_or_keeps_it(
     await clocks.stop()
     outbox = Outbox(service)
     deliverer = SlowDeliverer(outbox)
-    service.subscribe(deliverer)
-    resending = asyncio.create_task(outbox.start())
+    # Each delivery in a task of its own, as discord.py runs each listener.
+    deliveries: list[asyncio.Task[None]] = []
+    service.subscribe(lambda event: deliveries.append(asyncio.create_task(deliverer(event))))
     try:
+        await outbox.start()
         await asyncio.wait_for(deliverer.started.wait(), 5)
         if finishes_in_time:
             asyncio.get_running_loop().call_later(0.05, deliverer.release.set)
             await outbox.drain(timeout=5)
             assert await outbox.pending() == []
+            assert len(deliverer.delivered) == 1
         else:
             await outbox.drain(timeout=0.05)
-            deliverer.release.set()
-            await resending
+            assert all(task.cancelled() for task in deliveries)
+            assert deliverer.delivered == []
             assert len(await outbox.pending()) == 1  # kept for the next start
-        await resending
-        assert len(deliverer.delivered) == 1
     finally:
         deliverer.release.set()
-        await resending
+        await asyncio.gather(*deliveries, return_exceptions=True)
         await service.close()
+
+
+async def test_closing_under_slow_posts_stops_sending_and_keeps_them_for_the_next_start(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Three clocks run out at once while Discord answers posts slowly, and the bot closes
+    before their posts are through (after its short wait): no traceback, nothing sent on a
+    closed session; the posts stay in the outbox and the next start shows each once."""
+    caplog.set_level(logging.INFO)
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    s = make_server(fake, db)
+    clock = ShiftedClock()
+    monkeypatch.setattr(outbox_module, "DRAIN_WAIT", 0.2)
+    async with bot_on(fake, db, now=clock) as first:
+        games = [
+            await start_game(s, pink, blue, clock=30)
+            for pink, blue in ((s.alice, s.bob), (s.carol, s.admin), (s.bob, s.carol))
+        ]
+        for game, pink in zip(games, (s.alice, s.carol, s.bob), strict=True):
+            await (await fake.slash(pink, "move", channel=game.thread, point="C3")).reply()
+        fake.faults.slow("POST", r"/channels/\d+/messages$", 4)
+        clock.offset = timedelta(seconds=31)
+        assert first.clocks is not None
+        first.clocks.wake()
+        await fake.wait_until(
+            lambda: query(db, "SELECT COUNT(*) FROM actions WHERE kind = 'time'") == [(3,)]
+        )
+        await asyncio.sleep(0.3)  # the posts are on their way
+    await asyncio.sleep(2)  # what the closed bot's tasks would still try
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert logged == [], [r.getMessage() for r in logged]
+    assert "Session is closed" not in caplog.text
+    assert query(db, "SELECT COUNT(*) FROM outbox") == [(3,)]
+
+    fake.faults.clear()
+    async with bot_on(fake, db, now=clock):
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+        await asyncio.sleep(0.2)
+        for game in games:
+            ran_out = [m for m in fake.posted(game.thread) if "ran out of time" in m.content]
+            assert len(ran_out) == 1, [m.content for m in fake.posted(game.thread)]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []

@@ -78,6 +78,7 @@ def test_posts_calls_are_only_the_wrappers() -> None:
         "follow_up": ["send"],
         "edit": ["edit_message"],
         "edit_original": ["edit_original_response"],
+        "edit_placeholder": ["edit_message"],
         "edit_message": ["edit"],
         "create_thread": ["create_thread"],
     }

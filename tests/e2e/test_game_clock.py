@@ -91,3 +91,27 @@ async def test_a_game_clock_that_is_no_game_clock_is_refused_privately(
         await refused(computer, says="at least 10 seconds")
         assert query(s.database, "SELECT COUNT(*) FROM challenges") == [(0,)]
         assert query(s.database, "SELECT COUNT(*) FROM games") == [(0,)]
+
+
+@pytest.mark.parametrize(
+    ("locale", "says", "never"),
+    [
+        ("en-US", "game clock 5+5 (5 minutes each, 5 seconds more a move)", "a move,"),
+        ("pl", "5+5", "na ruch,"),
+    ],
+)
+async def test_play_computer_with_a_game_clock_announces_the_game_clock(
+    fake_discord: FakeDiscord, tmp_path: Path, locale: str, says: str, never: str
+) -> None:
+    """/play-computer time:5+5 is a game clock of 5 minutes and 5 seconds a move, and its
+    start message says so, not a move clock."""
+    fake = fake_discord
+    s = make_server(fake, tmp_path / "db.sqlite3")
+    fake.set_guild_locale(s.guild, locale)
+    async with bot_on(fake, s.database):
+        start = await fake.slash(s.alice, "play-computer", channel=s.general, time="5+5")
+        message = await start.reply()
+        assert not message.is_ephemeral
+        assert says in message.content, message.content
+        assert never not in message.content, message.content
+    assert query(s.database, "SELECT gc_total_ms, gc_increment_ms FROM games") == [(300_000, 5_000)]

@@ -205,6 +205,52 @@ async def test_a_late_refusal_after_the_defer_is_still_private(
     assert actions(db, game.game_id) == [("dot", 1, "E5")]
 
 
+async def one_private_answer(handle: InteractionHandle, says: str) -> None:
+    """The interaction's one answer is a private message saying ``says``: no public
+    "thinking..." first, filled in, deleted or edited after."""
+    reply = await handle.reply()
+    await asyncio.sleep(0.2)  # anything else the bot does about it
+    assert [c.name for c in handle.callbacks] == ["message"]
+    assert handle.callbacks[0].is_ephemeral and reply.is_ephemeral
+    assert says in reply.content.lower(), reply.content
+    assert handle.edited == [] and handle.deleted == []
+    assert len(handle.messages) == 1
+
+
+async def test_a_strangers_undo_and_move_are_refused_privately_from_the_start(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """carol, who plays neither game, tries /undo in alice's game against the computer and
+    /move in alice's game with bob; bob moves out of turn. One private answer each."""
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db) as bot:
+        monkeypatch.setattr(bot.service, "thinker", LongRun(10))
+        start = await fake.slash(
+            server.alice, "play-computer", channel=server.general, size="39x32", colour="pink"
+        )
+        await start.reply()
+        await quiet(db)
+        ((computer_game, thread_id),) = query(db, "SELECT game_id, thread_id FROM games")
+        computer_thread = fake.channels[thread_id]
+        await (await fake.slash(server.alice, "move", channel=computer_thread, point="A1")).reply()
+        await fake.wait_until(lambda: len(actions(db, computer_game)) == 2)
+        game = await start_game(server, server.alice, server.bob)
+
+        undo = await fake.slash(server.carol, "undo", channel=computer_thread)
+        await one_private_answer(undo, says="not playing")
+        move = await fake.slash(server.carol, "move", channel=game.thread, point="E5")
+        await one_private_answer(move, says="not playing")
+        early = await fake.slash(server.bob, "move", channel=game.thread, point="E5")
+        await one_private_answer(early, says="not your turn")
+        takeback = await fake.slash(server.carol, "takeback", channel=game.thread)
+        await one_private_answer(takeback, says="not playing")
+        # The players' own actions still go through.
+        undone = await fake.slash(server.alice, "undo", channel=computer_thread)
+        assert "takes back" in (await undone.reply()).content
+    assert actions(db, game.game_id) == []
+    assert actions(db, computer_game) == []
+
+
 # -- a stored move is always shown; an apology is always private ---------------------
 
 
@@ -381,3 +427,27 @@ async def test_debug_logging_shows_no_token(server: Server, root_logging: None) 
     assert f"/webhooks/{fake.application_id}/[redacted] " in log_text
     assert "'token': '[redacted]'" in log_text
     assert "[redacted]]" not in log_text  # redacted once, however many handlers
+
+
+@pytest.mark.parametrize("game_id", [FORGED_ID, -FORGED_ID - 1], ids=["above", "below"])
+@pytest.mark.parametrize("command", ["export", "dots-admin cancel", "board", "move"])
+async def test_a_game_number_no_database_can_hold_is_no_such_game_in_every_command(
+    server: Server, caplog: pytest.LogCaptureFixture, command: str, game_id: int
+) -> None:
+    """Whichever command takes a game number, one beyond 64-bit integers is "no such game",
+    privately, from the start (no deferral), with no ERROR in the log."""
+    fake, db = server.fake, server.database
+    options: dict[str, Any] = {"game": game_id}
+    if command == "move":
+        options["point"] = "E5"
+    async with bot_on(fake, db):
+        game = await start_game(server, server.alice, server.bob)
+        handle = await fake.slash(
+            server.admin, command, channel=server.general, validate=False, **options
+        )
+        reply = await handle.reply()
+        assert (await handle.response()).name == "message"
+        assert reply.is_ephemeral
+        assert "no game" in reply.content.lower(), reply.content
+        assert actions(db, game.game_id) == []
+    assert errors(caplog) == []

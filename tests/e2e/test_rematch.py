@@ -295,3 +295,25 @@ async def test_a_pending_rematch_offer_is_accepted_after_a_restart(
         ) == [(s.bob.id, s.alice.id, "running")]
         assert "accepted" in offer.content
     assert errors(caplog) == []
+
+
+async def test_a_rematch_with_a_player_who_left_the_server_is_refused_privately(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """bob leaves after the game: alice's Rematch is refused privately (Discord, asked,
+    knows no such member), nothing is stored and nobody is pinged."""
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db):
+        game, result = await finished_game(server)
+        fake.remove_member(server.guild, server.bob)
+        before = snapshot(db)
+        posts = len(fake.posted(server.general))
+        handle = await fake.click(server.alice, result, rematch_id(result))
+        refused = await handle.reply()
+        assert (await handle.response()).is_ephemeral
+        assert refused.is_ephemeral and "no longer in this server" in refused.content
+        assert snapshot(db) == before
+        assert query(db, "SELECT COUNT(*) FROM challenges WHERE rematch_of = ?",
+                     (game.game_id,)) == [(0,)]  # fmt: skip
+        assert len(fake.posted(server.general)) == posts
+    assert errors(caplog) == []

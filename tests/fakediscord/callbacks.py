@@ -130,6 +130,7 @@ class Callbacks(Rest):
         message = self._webhook_target(handle, match["message"])
         self.check_sent(record, record.json or {})
         self._apply_edit(message, record)
+        handle.edited.append(message.id)
         if message not in handle.messages:
             handle.messages.append(message)
         handle.note_followup(record.at)
@@ -139,5 +140,7 @@ class Callbacks(Rest):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         handle = self._handle(match["token"])
-        self._webhook_target(handle, match["message"]).deleted = True
+        message = self._webhook_target(handle, match["message"])
+        message.deleted = True
+        handle.deleted.append(message.id)
         return web.Response(status=204)

@@ -80,6 +80,10 @@ class InteractionHandle:
         self.message = message
         self.original: Message | None = None
         self.messages: list[Message] = []
+        # The ids of messages of this interaction the bot edited (through its token: the
+        # deferral's "thinking..." filled in by an edit, say) and deleted, in order.
+        self.edited: list[int] = []
+        self.deleted: list[int] = []
         self.callbacks: list[Callback] = []
         self.failures: list[Request] = []
         self.sent_at = 0.0

@@ -87,6 +87,19 @@ class Faults:
 
     def __init__(self) -> None:
         self.armed: list[Fault] = []
+        # (method, path regex, seconds): requests that Discord answers only after a while.
+        self.delays: list[tuple[str, re.Pattern[str], float]] = []
+
+    def slow(self, method: str, path_regex: str, seconds: float) -> None:
+        """Answer every request matching ``method`` (or ``"*"``) and ``path_regex`` only after
+        ``seconds`` (a lagging Discord), until ``clear``."""
+        self.delays.append((method.upper(), re.compile(path_regex), seconds))
+
+    def delay(self, method: str, path: str) -> float:
+        """How long to wait before answering this request (0: at once)."""
+        return max(
+            (s for m, p, s in self.delays if m in ("*", method) and p.search(path)), default=0.0
+        )
 
     def fail_next(
         self,
@@ -127,5 +140,6 @@ class Faults:
         return None
 
     def clear(self) -> None:
-        """Disarm every fault."""
+        """Disarm every fault and delay."""
         self.armed.clear()
+        self.delays.clear()

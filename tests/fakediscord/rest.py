@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -70,6 +71,14 @@ class Rest(Gateway):
             await self.notify()
 
     async def _answer(self, request: web.Request, path: str, record: Request) -> web.StreamResponse:
+        delay = self.faults.delay(record.method, path)
+        if delay:
+            await asyncio.sleep(delay)
+            if request.transport is None or request.transport.is_closing():
+                # The client went away meanwhile (its process was killed): as on a real
+                # server, a request whose connection died before it was handled did nothing.
+                record.status = 499
+                return web.Response(status=499)
         fault = self.faults.take(record.method, path)
         if fault is not None:
             status, headers, body = fault.response()

@@ -134,6 +134,11 @@ class World:
         guild.members[user.id] = member
         return member
 
+    def remove_member(self, guild: Guild, user: User) -> None:
+        """``user`` leaves ``guild`` (Discord then answers a lookup of them with 404 10007
+        Unknown Member; the bot, without the members intent, gets no event)."""
+        del guild.members[user.id]
+
     def create_channel(self, guild: Guild, name: str, *, threads_allowed: bool = True) -> Channel:
         """A text channel; with ``threads_allowed=False`` creating threads in it gets 403."""
         channel = Channel(
