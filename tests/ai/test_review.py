@@ -110,5 +110,5 @@ def test_the_budget_shrinks_with_the_game_within_its_bounds() -> None:
 
 def test_assembling_refuses_estimates_that_do_not_cover_the_game() -> None:
     record = blunder_game().record
-    with pytest.raises(ValueError, match="1 estimates for 23 positions"):
+    with pytest.raises(ValueError, match="1 estimates for 24 positions"):
         assemble(record, [Estimate(0.5, 0, None, 1)], seed=1, iterations=1)
