@@ -25,7 +25,8 @@ opponent could then play).
 
 The estimate is a search's root value at a small budget: the mover's view is optimistic (its
 best move's mean), so the graph zig-zags by about 0.1 to 0.2 between the players' turns on
-10x10; the thresholds of a mistake and a blunder sit above that.
+10x10 and every move seems to lose a little. The summary counts a move's loss above the
+player's median loss (a mistake over ``MISTAKE``, a blunder over ``BLUNDER``).
 
 The work is split so that the bot can show progress: ``estimate`` searches a range of
 positions (a worker process runs one range at a time) and ``assemble`` builds the review from
@@ -35,6 +36,7 @@ them. ``review`` does both at once.
 from __future__ import annotations
 
 import dataclasses
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -51,8 +53,8 @@ MIN_ITERATIONS = 16
 MAX_ITERATIONS = 300
 CAP_SECONDS = 5.0
 # A move that lowers its player's chance by more than these is a mistake, a blunder.
-MISTAKE = 0.15
-BLUNDER = 0.3
+MISTAKE = 0.1
+BLUNDER = 0.2
 TURNING_POINTS = 3
 # The ladder reader's node budget for the preferred move's gain (its time cap is set high so
 # that the nodes, not the clock, bound it: reproducible).
@@ -177,8 +179,8 @@ class TurningPoint:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """One player's moves: how many, how many lost more than ``MISTAKE`` and ``BLUNDER``, and
-    the mean loss (0: every move kept the estimate)."""
+    """One player's moves: how many, how many lost more than ``MISTAKE`` and ``BLUNDER`` beyond
+    the player's median loss, and the mean loss beyond it (0: no move stood out)."""
 
     player: Player
     moves: int
@@ -323,16 +325,7 @@ def assemble(
                     left=what_it_leaves(before, played),
                 )
             )
-    summaries = tuple(
-        Summary(
-            player,
-            len(losses[player]),
-            sum(1 for loss in losses[player] if loss > MISTAKE),
-            sum(1 for loss in losses[player] if loss > BLUNDER),
-            round(sum(losses[player]) / len(losses[player]), 4) if losses[player] else 0.0,
-        )
-        for player in (Player.PINK, Player.BLUE)
-    )
+    summaries = tuple(_summary(player, losses[player]) for player in (Player.PINK, Player.BLUE))
     return Review(
         estimates=tuple(e.pink for e in estimates),
         scores=tuple(e.score for e in estimates),
@@ -402,6 +395,22 @@ def what_it_leaves(game: Game, point: Point) -> Threat | None:
     after = gains(trial, 3 - int(mover), trial.free_indices())
     best = max(after.items(), key=lambda item: (item[1], -item[0]), default=None)
     return None if best is None else Threat(game.board.point_at(best[0]), best[1])
+
+
+def _summary(player: Player, losses: list[float]) -> Summary:
+    """A player's summary; each loss counted above the player's median loss (the swing the
+    search's optimism for the mover puts on every move, see the module)."""
+    if not losses:
+        return Summary(player, 0, 0, 0, 0.0)
+    swing = statistics.median(losses)
+    beyond = [loss - swing for loss in losses]
+    return Summary(
+        player,
+        len(losses),
+        sum(1 for loss in beyond if loss > MISTAKE),
+        sum(1 for loss in beyond if loss > BLUNDER),
+        round(sum(max(0.0, loss) for loss in beyond) / len(losses), 4),
+    )
 
 
 def _worst(found: dict[int, int]) -> int:
