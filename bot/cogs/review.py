@@ -146,6 +146,18 @@ def goal_text(puzzle: Puzzle, locale: str) -> str:
     return translate(locale, goal)
 
 
+def picture_goal(puzzle: Puzzle, locale: str) -> str:
+    """The goal in the puzzle's picture (shorter: it fits a 10x10 picture's header)."""
+    if puzzle.depth == 1:
+        return goal_text(puzzle, locale)
+    goal = ngettext(
+        "{player} to play and capture {n} dot in two moves",
+        "{player} to play and capture {n} dots in two moves",
+        puzzle.goal, player=colour_word(puzzle.player),
+    )  # fmt: skip
+    return translate(locale, goal)
+
+
 def streak_text(given: GivenPuzzle | Judged, locale: str) -> str:
     """The player's streak line."""
     streak = given.streak
@@ -321,7 +333,12 @@ class Review(commands.Cog):
             deferred = await defer(interaction, ephemeral=True)
         goal = goal_text(given.puzzle, locale)
         png = await self.bot.service.reviews.reviewer.run(
-            partial(render_position, given.puzzle.record, status=goal, words=words(locale))
+            partial(
+                render_position,
+                given.puzzle.record,
+                status=picture_goal(given.puzzle, locale),
+                words=words(locale),
+            )
         )
         first = (
             _("You still have puzzle #{number} to answer.", number=given.attempt_id)
