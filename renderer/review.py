@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import Game, Player, Point
+from engine import Game, Player, Point, Record
 from renderer.layout import layout
 from renderer.palette import (
     BLUE_TINT,
@@ -29,7 +29,7 @@ from renderer.palette import (
     to_palette,
 )
 from renderer.picture import Names, paint, scene_of
-from renderer.png import compress_level
+from renderer.png import compress_level, render_png
 from renderer.text import clean, fit, font
 from renderer.words import ENGLISH, Words
 
@@ -93,26 +93,26 @@ def render_graph(
     for chance in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = y_of(chance)
         draw.line([(left, y), (right, y)], fill=EDGE if chance == 0.5 else GRID, width=2)
-        _text(draw, f"{round(chance * 100)}%", LABEL_SIZE, (left - 8, y), LABEL, "rm")
+        _text(draw, f"{round(chance * 100)}%", LABEL_SIZE, (left - 8, y), LABEL, anchor="rm")
     step = _tick_step(moves)
     for move in range(0, moves + 1, step):
         x = x_of(move)
         draw.line([(x, bottom), (x, bottom + 6)], fill=EDGE, width=2)
-        _text(draw, str(move), LABEL_SIZE, (x, bottom + 10), LABEL, "mt")
-    _text(draw, clean(words.moves), LABEL_SIZE, (right, HEIGHT - 6), LABEL, "rb")
+        _text(draw, str(move), LABEL_SIZE, (x, bottom + 10), LABEL, anchor="mt")
+    _text(draw, clean(words.moves), LABEL_SIZE, (right, HEIGHT - 6), LABEL, anchor="rb")
     draw.line(points, fill=INK, width=3, joint="curve")
     for move, player, dots in captures:
         x, y = x_of(move), y_of(estimates[min(move, len(estimates) - 1)])
         colours = COLOURS[player]
         draw.ellipse((x - 9, y - 9, x + 9, y + 9), fill=colours.dot, outline=colours.dark, width=2)
-        _text(draw, str(dots), 18, (x, y - 12), colours.dark, "mb")
+        _text(draw, str(dots), 18, (x, y - 12), colours.dark, anchor="mb")
     for mark in marks:
         x = x_of(mark.move)
         colour = COLOURS[mark.player].dark
         draw.line([(x, top), (x, bottom)], fill=colour, width=1)
         draw.polygon([(x, bottom - 2), (x - 8, bottom + 12), (x + 8, bottom + 12)], fill=colour)
     title = fit(clean(words.title), TITLE, WIDTH - 2 * 16)
-    _text(draw, title, TITLE, (16, TOP // 2), INK, "lm")
+    _text(draw, title, TITLE, (16, TOP // 2), INK, anchor="lm")
     return _png(image, 0)
 
 
@@ -147,6 +147,43 @@ def render_turning_point(
     return _png(image, len(scene.dots))
 
 
+def render_before(
+    record: Record,
+    move: int,
+    *,
+    preferred: Point | None,
+    names: Names = None,
+    status: str | None = None,
+    words: Words = ENGLISH,
+) -> bytes:
+    """``render_turning_point`` of the position before action ``move`` (1 = the first) of the
+    game ``record`` describes (a small picklable input for a worker process).
+
+    Raises:
+        DotsError: the record holds an illegal action.
+        ValueError: action ``move`` is no dot.
+    """
+    game = Game.at_start(record)
+    for action in record.actions[: move - 1]:
+        game.apply(action)
+    played = record.actions[move - 1].point
+    if played is None:
+        raise ValueError(f"action {move} is no dot")
+    return render_turning_point(
+        game, played=played, preferred=preferred, names=names, status=status, words=words
+    )
+
+
+def render_position(record: Record, *, status: str, words: Words = ENGLISH) -> bytes:
+    """The PNG of the position ``record`` ends at, ``status`` under the names (a puzzle's
+    goal); a small picklable input for a worker process.
+
+    Raises:
+        DotsError: the record holds an illegal action.
+    """
+    return render_png(Game.replay(record), status=status, words=words)
+
+
 def _tick_step(moves: int) -> int:
     for step in (5, 10, 20, 50, 100, 200):
         if moves / step <= 8:
@@ -160,6 +197,7 @@ def _text(
     size: int,
     at: tuple[float, float],
     colour: tuple[int, int, int],
+    *,
     anchor: str,
 ) -> None:
     draw.text(at, text, font=font(size), fill=colour, anchor=anchor)
