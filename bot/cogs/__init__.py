@@ -25,13 +25,20 @@ from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton
-from bot.cogs.review import Review
+from bot.cogs.review import Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
 
 COGS = (Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review)
-DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker, RematchButton, TakebackButton)
+DYNAMIC_ITEMS = (
+    ChallengeButton,
+    ConfirmButton,
+    GamePicker,
+    RematchButton,
+    TakebackButton,
+    ReviewButton,
+)
 
 __all__ = [
     "COGS",

@@ -22,15 +22,16 @@ from discord.ext import commands
 from ai import review as ai_review
 from ai.puzzles import Puzzle
 from ai.review import BLUNDER, MISTAKE, Summary, TurningPoint
-from bot.cogs.client import GameBot
+from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import defer, in_time, public_locale, reply
 from bot.cogs.locales import user_locale
 from bot.cogs.names import picture_names
+from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_original, follow_up
 from bot.games import GameView, Refusal
 from bot.games.errors import NoSuchGame
 from bot.games.puzzles import GivenPuzzle, Judged
-from bot.i18n import N_, Message, _, ngettext, translate, words
+from bot.i18n import N_, SOURCE, Message, _, ngettext, translate, words
 from engine import Player
 from renderer.review import GraphWords, Mark, render_before, render_graph, render_position
 
@@ -173,6 +174,133 @@ def streak_text(given: GivenPuzzle | Judged, locale: str) -> str:
     )
 
 
+async def post_review(bot: GameBot, interaction: discord.Interaction[Any], game_id: int) -> None:
+    """The review of game ``game_id`` as the answer to ``interaction`` (a command or a click):
+    refused privately, or made now (the answer shows the progress) or shown at once."""
+    view, deferred = await in_time(interaction, checked(bot, interaction, game_id))
+    if deferred is None:
+        deferred = await defer(interaction)
+    if not deferred:
+        return
+    locale = await public_locale(interaction)
+    last = 0.0
+
+    async def progress(done: int, total: int) -> None:
+        nonlocal last
+        if time.monotonic() - last < PROGRESS_EVERY and done < total:
+            return
+        last = time.monotonic()
+        line = _(
+            "Reviewing game #{game_id}: {done} of {total} positions searched…",
+            game_id=game_id, done=done, total=total,
+        )  # fmt: skip
+        await edit_original(interaction, translate(locale, line))
+
+    made = await bot.service.review(game_id=game_id, user_id=interaction.user.id, progress=progress)
+    await post(bot, interaction, view, made, locale)
+
+
+async def checked(bot: GameBot, interaction: discord.Interaction[Any], game_id: int) -> GameView:
+    """The game to review, checked (quick reads: a refusal is private from the start).
+
+    Raises:
+        NoSuchGame, NotReviewable, TooManyReviews.
+    """
+    service = bot.service
+    view = await service.reviewable(game_id=game_id)
+    if view.guild_id != interaction.guild_id:
+        raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
+    if await service.stored_review(game_id=game_id) is None:
+        await service.reviews.check_limit(user_id=interaction.user.id)
+    return view
+
+
+async def post(
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    view: GameView,
+    made: ai_review.Review,
+    locale: str,
+) -> None:
+    """Post the review: the graph and the summaries in the answer, then each player's
+    turning points with their pictures (rendered in the review worker pool)."""
+    service = bot.service
+    names = await picture_names(bot, view, locale)
+    title = translate(
+        locale,
+        _(
+            "#{game_id} {pink} vs {blue}: the chance that {colour} wins",
+            game_id=view.game_id, pink=names[Player.PINK], blue=names[Player.BLUE],
+            colour=colour_word(Player.PINK),
+        ),
+    )  # fmt: skip
+    graph = await service.reviews.reviewer.run(
+        partial(
+            render_graph,
+            made.estimates,
+            captures=[(c.move, c.player, c.dots) for c in made.captures],
+            marks=[Mark(t.move, t.player) for t in made.turning],
+            words=GraphWords(title, translate(locale, _("move"))),
+        )
+    )
+    head = translate(
+        locale,
+        _(
+            "**Review of game #{game_id}**: the computer's estimate of the chance that "
+            "{colour} wins, after each move ({iterations} iterations of its search a "
+            "position). A mistake loses {mistake} more of the chance than the player's "
+            "usual move, a blunder {blunder} more.",
+            game_id=view.game_id, colour=colour_word(Player.PINK),
+            iterations=made.iterations, mistake=percent(MISTAKE), blunder=percent(BLUNDER),
+        ),
+    )  # fmt: skip
+    lines = [head, *(summary_line(s, names[s.player], locale) for s in made.summaries)]
+    file = discord.File(io.BytesIO(graph), filename=f"review-{view.game_id}.png")
+    await edit_original(interaction, "\n".join(lines), attachments=[file])
+    for player in (Player.PINK, Player.BLUE):
+        turning = made.turning_of(player)
+        if not turning:
+            continue
+        texts, files = [], []
+        for n, point in enumerate(turning, start=1):
+            texts.append(f"{n}. " + turning_text(point, names, locale))
+            png = await service.reviews.reviewer.run(
+                partial(
+                    render_before,
+                    view.game.record,
+                    point.move,
+                    preferred=point.preferred,
+                    names=names,
+                    status=picture_status(point, locale),
+                    words=words(locale),
+                )
+            )
+            files.append(
+                discord.File(io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png")
+            )
+        heading = translate(locale, _("**Turning points of {name}**", name=names[player]))
+        await follow_up(interaction, "\n".join([heading, *texts]), files=files)
+
+
+class ReviewButton(
+    PersistentItem[discord.ui.Button[Any]],
+    custom_id=CustomId("dots:review", ("game",)),
+):
+    """Review (under a result; the key is the finished game's id), for anyone in the server."""
+
+    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
+        """The button, its label in ``locale``."""
+        return discord.ui.Button(
+            label=translate(locale, N_("Review")),
+            style=discord.ButtonStyle.secondary,
+            custom_id=self.made_id(),
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the game's review (as /review does)."""
+        await post_review(bot_of(interaction), interaction, self.key)
+
+
 class Review(commands.Cog):
     """/review and /puzzle."""
 
@@ -185,29 +313,8 @@ class Review(commands.Cog):
     async def review(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         """Post the review of a finished game of this server: made now (the message shows
         the progress) or the stored one at once."""
-        service = self.bot.service
         game_id = await self._game_id(interaction, game)
-        view, deferred = await in_time(interaction, self._checked(interaction, game_id))
-        if deferred is None:
-            deferred = await defer(interaction)
-        if not deferred:
-            return
-        locale = await public_locale(interaction)
-        last = 0.0
-
-        async def progress(done: int, total: int) -> None:
-            nonlocal last
-            if time.monotonic() - last < PROGRESS_EVERY and done < total:
-                return
-            last = time.monotonic()
-            line = _(
-                "Reviewing game #{game_id}: {done} of {total} positions searched…",
-                game_id=game_id, done=done, total=total,
-            )  # fmt: skip
-            await edit_original(interaction, translate(locale, line))
-
-        made = await service.review(game_id=game_id, user_id=interaction.user.id, progress=progress)
-        await self._post(interaction, view, made, locale)
+        await post_review(self.bot, interaction, game_id)
 
     async def _game_id(self, interaction: discord.Interaction[Any], game: int | None) -> int:
         if game is not None:
@@ -219,81 +326,6 @@ class Review(commands.Cog):
         if found is None:
             raise WhichGame(WHICH_GAME)
         return found.game_id
-
-    async def _checked(self, interaction: discord.Interaction[Any], game_id: int) -> GameView:
-        service = self.bot.service
-        view = await service.reviewable(game_id=game_id)
-        if view.guild_id != interaction.guild_id:
-            raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
-        if await service.stored_review(game_id=game_id) is None:
-            await service.reviews.check_limit(user_id=interaction.user.id)
-        return view
-
-    async def _post(
-        self,
-        interaction: discord.Interaction[Any],
-        view: GameView,
-        made: ai_review.Review,
-        locale: str,
-    ) -> None:
-        service = self.bot.service
-        names = await picture_names(self.bot, view, locale)
-        title = translate(
-            locale,
-            _(
-                "#{game_id} {pink} vs {blue}: the chance that {colour} wins",
-                game_id=view.game_id, pink=names[Player.PINK], blue=names[Player.BLUE],
-                colour=colour_word(Player.PINK),
-            ),
-        )  # fmt: skip
-        graph = await service.reviews.reviewer.run(
-            partial(
-                render_graph,
-                made.estimates,
-                captures=[(c.move, c.player, c.dots) for c in made.captures],
-                marks=[Mark(t.move, t.player) for t in made.turning],
-                words=GraphWords(title, translate(locale, _("move"))),
-            )
-        )
-        head = translate(
-            locale,
-            _(
-                "**Review of game #{game_id}**: the computer's estimate of the chance that "
-                "{colour} wins, after each move ({iterations} iterations of its search a "
-                "position). A mistake loses {mistake} more of the chance than the player's "
-                "usual move, a blunder {blunder} more.",
-                game_id=view.game_id, colour=colour_word(Player.PINK),
-                iterations=made.iterations, mistake=percent(MISTAKE), blunder=percent(BLUNDER),
-            ),
-        )  # fmt: skip
-        lines = [head, *(summary_line(s, names[s.player], locale) for s in made.summaries)]
-        file = discord.File(io.BytesIO(graph), filename=f"review-{view.game_id}.png")
-        await edit_original(interaction, "\n".join(lines), attachments=[file])
-        for player in (Player.PINK, Player.BLUE):
-            turning = made.turning_of(player)
-            if not turning:
-                continue
-            texts, files = [], []
-            for n, point in enumerate(turning, start=1):
-                texts.append(f"{n}. " + turning_text(point, names, locale))
-                png = await service.reviews.reviewer.run(
-                    partial(
-                        render_before,
-                        view.game.record,
-                        point.move,
-                        preferred=point.preferred,
-                        names=names,
-                        status=picture_status(point, locale),
-                        words=words(locale),
-                    )
-                )
-                files.append(
-                    discord.File(
-                        io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png"
-                    )
-                )
-            heading = translate(locale, _("**Turning points of {name}**", name=names[player]))
-            await follow_up(interaction, "\n".join([heading, *texts]), files=files)
 
     @app_commands.command(name="puzzle", description=N_("A puzzle to solve, or your answer to it"))
     @app_commands.describe(

@@ -7,7 +7,16 @@ import pytest
 from bot.games.reviews import Reviewer
 from engine import Point
 from tests.bot.discord_inprocess import CHANNEL_ID, Call, World
-from tests.bot.test_cogs import ANN, BOB, play, private_refusal, refused, start_game
+from tests.bot.test_cogs import (
+    ANN,
+    BOB,
+    CAT,
+    button_id,
+    play,
+    private_refusal,
+    refused,
+    start_game,
+)
 
 # Bob's six dots in a ring of Ann's that lacks F4; Bob plays J2 and Ann's F4 takes them.
 MOVES = [
@@ -23,10 +32,15 @@ def quick_reviews(world: World) -> None:
 
 
 async def finished(world: World) -> tuple[int, int]:
-    """A game of MOVES (Ann Pink) that Bob resigns: its id and thread."""
+    """A game of MOVES (Ann Pink) that Bob resigns (with /resign and its confirmation): its
+    id and thread."""
+    h = world.harness
     game_id, thread = await start_game(world)
     await play(world, thread, *((ANN if n % 2 == 0 else BOB, p) for n, p in enumerate(MOVES)))
-    await world.service.resign(game_id=game_id, user_id=BOB.id)
+    await h.slash(BOB, "resign", channel_id=thread)
+    confirm = h.last_message_with("dots:confirm:resign")
+    await h.click(BOB, confirm, button_id(confirm, "dots:confirm:resign:"))
+    assert not (await world.service.game(game_id)).is_running
     return game_id, thread
 
 
@@ -53,6 +67,12 @@ async def test_review_in_a_games_thread_posts_the_graph_and_the_turning_points(
     again = await world.harness.slash(BOB, "review", game=game_id)
     text = "\n".join(c.content for c in again)
     assert "Reviewing game" not in text and f"Review of game #{game_id}" in text
+    # The Review button under the result shows it too, to anyone in the server.
+    result = world.harness.last_message_with(f"dots:review:game:{game_id}")
+    clicked = await world.harness.click(CAT, result, f"dots:review:game:{game_id}")
+    text = "\n".join(c.content for c in clicked)
+    assert "Reviewing game" not in text and f"Review of game #{game_id}" in text
+    assert not any(c.is_ephemeral for c in clicked)
     assert await world.service.store.execute("SELECT COUNT(*) FROM reviews") == [(1,)]
 
 
