@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -20,8 +19,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from ai import review as ai_review
-from ai.puzzles import Puzzle
-from ai.review import BLUNDER, MISTAKE, Summary, TurningPoint
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import defer, in_time, public_locale, reply
 from bot.cogs.locales import user_locale
@@ -31,7 +28,19 @@ from bot.cogs.posts import edit_original, follow_up
 from bot.games import GameView, Refusal
 from bot.games.errors import NoSuchGame
 from bot.games.puzzles import GivenPuzzle, Judged
-from bot.i18n import N_, SOURCE, Message, _, ngettext, translate, words
+from bot.i18n import N_, SOURCE, _, translate, words
+from bot.review_text import (
+    goal_text,
+    graph_title,
+    head_text,
+    picture_goal,
+    picture_status,
+    progress_text,
+    streak_text,
+    summary_line,
+    turning_heading,
+    turning_text,
+)
 from engine import Player
 from renderer.review import GraphWords, Mark, render_before, render_graph, render_position
 
@@ -43,135 +52,6 @@ WHICH_GAME = N_("say which game to review with `game` (its number is in /history
 
 class WhichGame(Refusal):
     """/review outside a game's thread without a game number."""
-
-
-def percent(chance: float) -> str:
-    """A chance as players read it: ``"63%"``."""
-    return f"{round(chance * 100)}%"
-
-
-def colour_word(player: Player) -> Message:
-    """The colour's name, to translate."""
-    return _("Pink") if player is Player.PINK else _("Blue")
-
-
-def summary_line(summary: Summary, name: str, locale: str) -> str:
-    """One player's summary: their moves, mistakes and blunders."""
-    return translate(
-        locale,
-        _(
-            "**{name}**: {moves}; {mistakes}, {blunders}",
-            name=name,
-            mistakes=ngettext("{n} mistake", "{n} mistakes", summary.mistakes),
-            blunders=ngettext("{n} blunder", "{n} blunders", summary.blunders),
-            moves=ngettext("{n} move", "{n} moves", summary.moves),
-        ),
-    )
-
-
-def gain_text(point: TurningPoint) -> Message:
-    """What the preferred move does, as the engine found it."""
-    preferred = point.preferred.name if point.preferred else "?"
-    n = point.wins.dots
-    if point.wins.kind == "capture":
-        return ngettext(
-            "{point} closes a ring around {n} dot", "{point} closes a ring around {n} dots", n,
-            point=preferred,
-        )  # fmt: skip
-    if point.wins.kind == "ladder":
-        return ngettext(
-            "{point} starts a ladder that captures {n} dot",
-            "{point} starts a ladder that captures {n} dots", n, point=preferred,
-        )  # fmt: skip
-    if point.wins.kind == "save":
-        return ngettext(
-            "{point} saves {n} dot from capture", "{point} saves {n} dots from capture", n,
-            point=preferred,
-        )  # fmt: skip
-    return _("the computer prefers {point}", point=preferred)
-
-
-def turning_text(point: TurningPoint, names: Mapping[Player, str], locale: str) -> str:
-    """A turning point in one line: the move, the chance before and after, what was better
-    and what the move left to the opponent."""
-    line = _(
-        "Move {move}: {name} played {played} ({before} → {after}); {better}.",
-        move=point.move,
-        name=names[point.player],
-        played=point.played.name,
-        before=percent(point.before),
-        after=percent(point.after),
-        better=gain_text(point),
-    )
-    text = translate(locale, line)
-    if point.left is not None:
-        left = ngettext(
-            "After {played}, {name} could capture {n} dot at {point}.",
-            "After {played}, {name} could capture {n} dots at {point}.",
-            point.left.dots,
-            played=point.played.name,
-            name=names[point.player.opponent],
-            point=point.left.point.name,
-        )
-        text += " " + translate(locale, left)
-    return text
-
-
-def picture_status(point: TurningPoint, locale: str) -> str:
-    """The line on a turning point's picture: which ring is which."""
-    return translate(
-        locale,
-        _(
-            "Move {move}: {played} played (coloured ring), {preferred} preferred (black ring)",
-            move=point.move,
-            played=point.played.name,
-            preferred=point.preferred.name if point.preferred else "?",
-        ),
-    )
-
-
-def goal_text(puzzle: Puzzle, locale: str) -> str:
-    """The puzzle's goal: ``"Pink to play and capture 3 dots"``."""
-    player = colour_word(puzzle.player)
-    if puzzle.depth == 1:
-        goal = ngettext(
-            "{player} to play and capture {n} dot", "{player} to play and capture {n} dots",
-            puzzle.goal, player=player,
-        )  # fmt: skip
-    else:
-        goal = ngettext(
-            "{player} to play and capture {n} dot within two moves, whatever {other} answers",
-            "{player} to play and capture {n} dots within two moves, whatever {other} answers",
-            puzzle.goal, player=player, other=colour_word(puzzle.player.opponent),
-        )  # fmt: skip
-    return translate(locale, goal)
-
-
-def picture_goal(puzzle: Puzzle, locale: str) -> str:
-    """The goal in the puzzle's picture (shorter: it fits a 10x10 picture's header)."""
-    if puzzle.depth == 1:
-        return goal_text(puzzle, locale)
-    goal = ngettext(
-        "{player} to play and capture {n} dot in two moves",
-        "{player} to play and capture {n} dots in two moves",
-        puzzle.goal, player=colour_word(puzzle.player),
-    )  # fmt: skip
-    return translate(locale, goal)
-
-
-def streak_text(given: GivenPuzzle | Judged, locale: str) -> str:
-    """The player's streak line."""
-    streak = given.streak
-    return translate(
-        locale,
-        _(
-            "Streak: {streak} (best {best}); solved {solved} of {tried}.",
-            streak=streak.streak,
-            best=streak.best,
-            solved=streak.solved,
-            tried=streak.tried,
-        ),
-    )
 
 
 async def post_review(bot: GameBot, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -190,11 +70,7 @@ async def post_review(bot: GameBot, interaction: discord.Interaction[Any], game_
         if time.monotonic() - last < PROGRESS_EVERY and done < total:
             return
         last = time.monotonic()
-        line = _(
-            "Reviewing game #{game_id}: {done} of {total} positions searched…",
-            game_id=game_id, done=done, total=total,
-        )  # fmt: skip
-        await edit_original(interaction, translate(locale, line))
+        await edit_original(interaction, progress_text(game_id, done, total, locale))
 
     made = await bot.service.review(game_id=game_id, user_id=interaction.user.id, progress=progress)
     await post(bot, interaction, view, made, locale)
@@ -226,14 +102,7 @@ async def post(
     turning points with their pictures (rendered in the review worker pool)."""
     service = bot.service
     names = await picture_names(bot, view, locale)
-    title = translate(
-        locale,
-        _(
-            "#{game_id} {pink} vs {blue}: the chance that {colour} wins",
-            game_id=view.game_id, pink=names[Player.PINK], blue=names[Player.BLUE],
-            colour=colour_word(Player.PINK),
-        ),
-    )  # fmt: skip
+    title = graph_title(view.game_id, names, locale)
     graph = await service.reviews.reviewer.run(
         partial(
             render_graph,
@@ -243,17 +112,7 @@ async def post(
             words=GraphWords(title, translate(locale, _("move"))),
         )
     )
-    head = translate(
-        locale,
-        _(
-            "**Review of game #{game_id}**: the computer's estimate of the chance that "
-            "{colour} wins, after each move ({iterations} iterations of its search a "
-            "position). A mistake loses {mistake} more of the chance than the player's "
-            "usual move, a blunder {blunder} more.",
-            game_id=view.game_id, colour=colour_word(Player.PINK),
-            iterations=made.iterations, mistake=percent(MISTAKE), blunder=percent(BLUNDER),
-        ),
-    )  # fmt: skip
+    head = head_text(made, view.game_id, locale)
     lines = [head, *(summary_line(s, names[s.player], locale) for s in made.summaries)]
     file = discord.File(io.BytesIO(graph), filename=f"review-{view.game_id}.png")
     await edit_original(interaction, "\n".join(lines), attachments=[file])
@@ -278,7 +137,7 @@ async def post(
             files.append(
                 discord.File(io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png")
             )
-        heading = translate(locale, _("**Turning points of {name}**", name=names[player]))
+        heading = turning_heading(names[player], locale)
         await follow_up(interaction, "\n".join([heading, *texts]), files=files)
 
 
