@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from ai.puzzles import Puzzle, shipped
+from ai.puzzles import Puzzle, shipped, verify
 from bot.games import GameService
 from bot.games.errors import IllegalMove, NoSuchGame
 from bot.games.puzzles import LEVEL_STEP, NoPointThere, NoPuzzle, NotYourPuzzle, PuzzleAnswered
@@ -155,5 +155,6 @@ async def test_a_reviewed_game_gives_its_puzzles_to_the_pool(service: GameServic
     rows = await service.store.execute("SELECT game_id, data FROM puzzles")
     assert rows and all(row[0] == game_id for row in rows)
     found = [Puzzle.from_json(json.loads(row[1])) for row in rows]
+    assert all(verify(p) for p in found)  # each proved again by the exact search
     # Before J2 Pink threatens F4 (six dots), and after it F4 takes them.
     assert any(Point.parse("F4") in p.solutions for p in found)
