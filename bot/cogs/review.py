@@ -24,7 +24,7 @@ from bot.cogs.interactions import defer, in_time, public_locale, reply
 from bot.cogs.locales import user_locale
 from bot.cogs.names import picture_names
 from bot.cogs.persistent import CustomId, PersistentItem
-from bot.cogs.posts import edit_original, follow_up
+from bot.cogs.posts import edit_original, follow_up, send
 from bot.games import GameView, Refusal
 from bot.games.errors import NoSuchGame
 from bot.games.puzzles import GivenPuzzle, Judged
@@ -46,6 +46,9 @@ from renderer.review import GraphWords, Mark, render_before, render_graph, rende
 
 # The progress line is edited at most this often (Discord's rate limit on edits).
 PROGRESS_EVERY = 1.0
+# An interaction's token lasts 15 minutes: a review that took longer (a long 39x32 game on a
+# loaded machine) is posted in the channel instead of as the command's answer.
+TOKEN_LIFETIME = 14 * 60.0
 
 WHICH_GAME = N_("say which game to review with `game` (its number is in /history)")
 
@@ -63,17 +66,23 @@ async def post_review(bot: GameBot, interaction: discord.Interaction[Any], game_
     if not deferred:
         return
     locale = await public_locale(interaction)
-    last = 0.0
+    started = last = time.monotonic()
 
     async def progress(done: int, total: int) -> None:
         nonlocal last
-        if time.monotonic() - last < PROGRESS_EVERY and done < total:
+        now = time.monotonic()
+        if now - started > TOKEN_LIFETIME or (now - last < PROGRESS_EVERY and done < total):
             return
-        last = time.monotonic()
+        last = now
         await edit_original(interaction, progress_text(game_id, done, total, locale))
 
     made = await bot.service.review(game_id=game_id, user_id=interaction.user.id, progress=progress)
-    await post(bot, interaction, view, made, locale)
+    if time.monotonic() - started > TOKEN_LIFETIME:
+        where = interaction.channel_id or view.thread_id or view.channel_id
+        channel = bot.get_partial_messageable(where, guild_id=view.guild_id)
+        await post(bot, interaction, view, made, locale, channel=channel)
+    else:
+        await post(bot, interaction, view, made, locale)
 
 
 async def checked(bot: GameBot, interaction: discord.Interaction[Any], game_id: int) -> GameView:
@@ -97,9 +106,12 @@ async def post(
     view: GameView,
     made: ai_review.Review,
     locale: str,
+    *,
+    channel: Any = None,
 ) -> None:
-    """Post the review: the graph and the summaries in the answer, then each player's
-    turning points with their pictures (rendered in the review worker pool)."""
+    """Post the review: the graph and the summaries in the answer (or, given a ``channel``,
+    there), then each player's turning points with their pictures (rendered in the review
+    worker pool)."""
     service = bot.service
     names = await picture_names(bot, view, locale)
     title = graph_title(view.game_id, names, locale)
@@ -115,7 +127,10 @@ async def post(
     head = head_text(made, view.game_id, locale)
     lines = [head, *(summary_line(s, names[s.player], locale) for s in made.summaries)]
     file = discord.File(io.BytesIO(graph), filename=f"review-{view.game_id}.png")
-    await edit_original(interaction, "\n".join(lines), attachments=[file])
+    if channel is None:
+        await edit_original(interaction, "\n".join(lines), attachments=[file])
+    else:
+        await send(channel, "\n".join(lines), files=[file])
     for player in (Player.PINK, Player.BLUE):
         turning = made.turning_of(player)
         if not turning:
@@ -138,7 +153,10 @@ async def post(
                 discord.File(io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png")
             )
         heading = turning_heading(names[player], locale)
-        await follow_up(interaction, "\n".join([heading, *texts]), files=files)
+        if channel is None:
+            await follow_up(interaction, "\n".join([heading, *texts]), files=files)
+        else:
+            await send(channel, "\n".join([heading, *texts]), files=files)
 
 
 class ReviewButton(

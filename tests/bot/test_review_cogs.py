@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cogs import review as review_cog
 from bot.games.reviews import Reviewer
 from engine import Point
 from tests.bot.discord_inprocess import CHANNEL_ID, Call, World
@@ -109,3 +110,15 @@ async def test_a_puzzle_is_private_and_its_answer_judged_once(world: World) -> N
     )
     await refused(world, world.harness.slash(ANN, "puzzle", answer=solution), "no puzzle")
     assert Point.parse(solution) in given.puzzle.solutions
+
+
+async def test_a_review_longer_than_the_answers_lifetime_is_posted_in_the_channel(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, thread = await finished(world)
+    monkeypatch.setattr(review_cog, "TOKEN_LIFETIME", -1.0)  # every review is "too long"
+    calls = await world.harness.slash(ANN, "review", channel_id=thread)
+    posts = [c for c in calls if c.method == "POST" and c.path == f"/channels/{thread}/messages"]
+    assert any(f"Review of game #{game_id}" in c.content for c in posts)
+    assert any("Turning points of" in c.content for c in posts)
+    assert not any("Reviewing game" in c.content for c in calls)  # no edit after the lifetime
