@@ -7,7 +7,7 @@ The games are random legal games (each dot next to an earlier one, so rings and 
 happen); their length is the one given per size. Prints one line per size and a table of the
 answers' p50/p99.
 
-Run: nice -n 10 python bench/review.py [--sizes 10 20 39] [--answers 200]
+Run: nice -n 10 python bench/review.py [--sizes 10 20 39] [--answers 200] [--sample N]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from ai.review import iterations_for, review  # noqa: E402
+from ai.review import estimate, iterations_for, review  # noqa: E402
 from bot.games import GameService  # noqa: E402
 from bot.games.models import GameOptions  # noqa: E402
 from bot.games.reviews import Reviewer  # noqa: E402
@@ -57,18 +57,36 @@ def random_game(width: int, height: int, moves: int, seed: int = 1) -> Record:
     return game.record
 
 
-def review_times(sizes: list[int]) -> None:
-    """Review one game per size in this process (as the worker does) and print the time."""
+def review_times(sizes: list[int], sample: int) -> None:
+    """Review one game per size in this process (as the worker does) and print the time:
+    wall and CPU seconds (the CPU time does not depend on what else the machine runs). With
+    ``sample`` > 1 only every ``sample``-th position is searched and the whole review's time
+    is extrapolated from them (said so in the line)."""
     for size in sizes:
         (width, height), moves = GAMES[size]
         record = random_game(width, height, moves)
-        started = time.perf_counter()
-        made = review(record, seed=1)
-        spent = time.perf_counter() - started
+        per = iterations_for(record)
+        total = len(record.actions) + 1
+        wall, cpu = time.perf_counter(), time.process_time()
+        if sample <= 1:
+            searched = total
+            capped = review(record, seed=1).capped
+        else:
+            looks = [
+                look
+                for position in range(0, total, sample)
+                for look in estimate(record, position, position + 1, seed=1, iterations=per)
+            ]
+            searched = len(looks)
+            capped = sum(1 for look in looks if 0 < look.iterations < per)
+        scale = total / searched
+        wall = (time.perf_counter() - wall) * scale
+        cpu = (time.process_time() - cpu) * scale
+        how = "" if sample <= 1 else f", extrapolated from {searched} positions"
         print(
-            f"{width}x{height}, {len(record.actions)} moves: {iterations_for(record)} iterations"
-            f" a position, {spent:.1f} s ({spent / len(made.estimates) * 1000:.0f} ms a"
-            f" position, {made.capped} positions capped)",
+            f"{width}x{height}, {len(record.actions)} moves: {per} iterations a position,"
+            f" {wall:.0f} s wall, {cpu:.0f} s CPU ({cpu / total * 1000:.0f} ms CPU a"
+            f" position{how}; {capped} of {searched} searches cut by the time cap)",
             flush=True,
         )
 
@@ -132,8 +150,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="*", default=[10, 20, 39], choices=GAMES)
     parser.add_argument("--answers", type=int, default=200)
+    parser.add_argument(
+        "--sample", type=int, default=1, help="search every Nth position only and extrapolate"
+    )
     args = parser.parse_args()
-    review_times(args.sizes)
+    review_times(args.sizes, args.sample)
     asyncio.run(lag(args.answers))
 
 
