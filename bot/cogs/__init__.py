@@ -3,7 +3,8 @@
 One module per feature, each with its cog, its buttons and the words only it uses:
 ``play`` (/move, /end, /resign, /board, /games and their confirmations), ``challenges``
 (/challenge and its buttons), ``computer`` (/play-computer, /undo), ``rematch``,
-``takebacks``, ``stickers``, ``info`` (reading commands), ``admin`` (/dots-admin),
+``takebacks``, ``stickers``, ``review`` (/review, /puzzle), ``info`` (reading commands),
+``admin`` (/dots-admin),
 ``events`` (what the service publishes) and ``start_repair`` (the starts a kill interrupted).
 What they share are small modules named for their job: ``client`` (the bot as the cogs see
 it), ``locales`` (the languages), ``interactions`` (deferral, answers, refusals),
@@ -24,12 +25,20 @@ from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton
+from bot.cogs.review import Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
 
-COGS = (Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers)
-DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker, RematchButton, TakebackButton)
+COGS = (Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review)
+DYNAMIC_ITEMS = (
+    ChallengeButton,
+    ConfirmButton,
+    GamePicker,
+    RematchButton,
+    TakebackButton,
+    ReviewButton,
+)
 
 __all__ = [
     "COGS",
@@ -41,6 +50,7 @@ __all__ = [
     "Events",
     "Info",
     "Play",
+    "Review",
     "StartRepair",
     "Stickers",
     "Takebacks",

@@ -22,6 +22,7 @@ from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, reply
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import send
+from bot.cogs.review import ReviewButton
 from bot.cogs.starts import post_game_start
 from bot.games import Challenge, GameStatus, GameView, Refusal, computer_name, is_computer
 from bot.i18n import N_, SOURCE, _, translate
@@ -200,9 +201,11 @@ async def start_computer_rematch(
 
 
 def result_buttons(view: GameView, locale: str = SOURCE) -> discord.ui.View | None:
-    """The buttons under a game's result: Rematch, for a game that is over (not aborted)."""
+    """The buttons under a game's result: Rematch and Review, for a game that is over (not
+    aborted)."""
     if view.status != GameStatus.OVER:
         return None
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(RematchButton("offer", view.game_id, locale=locale))
+    buttons.add_item(ReviewButton("game", view.game_id, locale=locale))
     return buttons

@@ -15,7 +15,9 @@ names their use-cases as its own:
 - ``ComputerGames`` (bot/games/computer_games.py): games against the computer, its moves, undo;
 - ``Rematches`` (bot/games/rematch.py): rematches;
 - ``Stickers`` (bot/games/sticker_cases.py): the stickers each action earns; the sticker book;
-- ``Queries`` (bot/games/queries.py): games, leaderboards, stats, history, replays.
+- ``Queries`` (bot/games/queries.py): games, leaderboards, stats, history, replays;
+- ``Reviews`` (bot/games/reviews.py): the computer's review of a finished game;
+- ``Puzzles`` (bot/games/puzzles.py): puzzles given, answered and mined, streaks.
 
 What follows the commit of an action is the core's ordered list of commit hooks, set here:
 before the write, the stickers it earned (stored in its transaction); after it, the clocks
@@ -36,8 +38,10 @@ from bot.games.computer_games import ComputerGames
 from bot.games.core import CoreOptions, GameCore, utc_now
 from bot.games.events import EventBus
 from bot.games.play import Play
+from bot.games.puzzles import Puzzles
 from bot.games.queries import Queries
 from bot.games.rematch import Rematches
+from bot.games.reviews import Reviewer, Reviews
 from bot.games.settings import Settings
 from bot.games.sticker_cases import Stickers
 from bot.games.takebacks import Takebacks
@@ -51,8 +55,9 @@ class GameService:
     ``now`` is the clock (aware UTC); ``rng`` draws random colours and four-crosses seeds;
     ``max_cached`` bounds the running games kept in memory; ``owns`` says whether this process
     owns a server's games (its shard); ``thinker`` runs the computer's search off the event
-    loop. Running games are rebuilt lazily (replaying their actions) on first use after a
-    restart, or after being dropped from the cache.
+    loop, ``reviewer`` the reviews' search (bot/games/reviews.py). Running games are rebuilt
+    lazily (replaying their actions) on first use after a restart, or after being dropped
+    from the cache.
     """
 
     def __init__(
@@ -60,6 +65,7 @@ class GameService:
         store: Store,
         *,
         thinker: Thinker | None = None,
+        reviewer: Reviewer | None = None,
         **options: Unpack[CoreOptions],
     ) -> None:
         core = GameCore(store, **options)
@@ -75,6 +81,8 @@ class GameService:
         self.queries = Queries(core)
         self.rematches = Rematches(core, self.challenges, self.computer, self.queries)
         self.stickers = Stickers(core)
+        self.puzzles = Puzzles(core)
+        self.reviews = Reviews(core, self.queries, self.puzzles, reviewer=reviewer)
         core.before_commit[:] = [self.stickers.earn]
         core.after_commit[:] = [core.wake_clocks, self.computer.take_turn]
 
@@ -142,6 +150,14 @@ class GameService:
         self.stats = self.queries.stats
         self.history = self.queries.history
 
+        self.review = self.reviews.review
+        self.stored_review = self.reviews.stored_review
+        self.reviewable = self.reviews.reviewable
+
+        self.give_puzzle = self.puzzles.give
+        self.answer_puzzle = self.puzzles.answer
+        self.puzzle_streak = self.puzzles.streak
+
     @classmethod
     async def open(
         cls,
@@ -156,8 +172,10 @@ class GameService:
         return cls(await Store.open(path), now=now, rng=rng, owns=owns)
 
     async def close(self) -> None:
-        """Stop the computer's worker, then close the database (after stopping the clocks)."""
+        """Stop the computer's and the reviews' workers, then close the database (after
+        stopping the clocks)."""
         self.computer.close()
+        self.reviews.close()
         await self.core.store.close()
 
     async def claim_one_off_jobs(self) -> bool:

@@ -43,6 +43,7 @@ from bot.local.options import (
     PINK_USER_ID,
     LocalOptions,
 )
+from bot.local.review import review_game
 from bot.local.words import clean_line, help_text, point_error, result_line, run_line
 from bot.pictures import game_gif, game_png
 from engine import (
@@ -486,6 +487,15 @@ class LocalGame:
         gif_path.write_bytes(game_gif(view.game, names, words(self.locale)))
         over = _("Game over. Replay: {gif}  Record (SGF): {sgf}", gif=gif_path, sgf=sgf_path)
         self.write(self.t(over))
+        try:
+            wanted = self._yes(self.t(N_("Review the game with the computer? [y/N] ")))
+        except (EOFError, KeyboardInterrupt):
+            wanted = False
+        if wanted:
+            await review_game(
+                self.service, view, user_id=PINK_USER_ID, names=self.names,
+                locale=self.locale, out=out, write=self.write,
+            )  # fmt: skip
 
     def _yes(self, question: str, *, default: bool = False) -> bool:
         answer = self.read(question).lower()

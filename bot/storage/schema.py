@@ -224,3 +224,54 @@ outbox = Table(
     # Never reuse a post id: its nonces are made from it (``bot.outbox.nonce``).
     sqlite_autoincrement=True,
 )
+
+# -- reviews and puzzles (0010) --------------------------------------------------
+
+# The computer's review of a finished game (JSON: ai.review.Review.to_json), made once.
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("requested_by", BigInteger),
+    Column("data", Text),
+    Column("created", Float),
+)
+
+# Puzzles mined from the server's games (JSON: ai.puzzles.Puzzle.to_json); the shipped ones
+# come with the package (ai/data/puzzles.json).
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("puzzle_key", Text, primary_key=True),
+    Column("game_id", BigInteger),
+    Column("width", Integer),
+    Column("height", Integer),
+    Column("depth", Integer),
+    Column("data", Text),
+    Column("created", Float),
+)
+
+# Each puzzle given to a player (its JSON kept, whatever its source) and the answer.
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("attempt_id", BigInteger, primary_key=True),
+    Column("user_id", BigInteger),
+    Column("puzzle_key", Text),
+    Column("data", Text),
+    Column("given", Float),
+    Column("answered", Float),
+    Column("answer", Text),
+    Column("solved", Boolean),
+)
+
+puzzle_streaks = Table(
+    "puzzle_streaks",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("streak", Integer),
+    Column("best", Integer),
+    Column("solved", Integer),
+    Column("tried", Integer),
+    Column("updated", Float),
+)

@@ -7,6 +7,8 @@ opened, and its repositories, one per aggregate, in SQLAlchemy Core.
 - ``settings``: server and player settings and languages (``bot.storage.settings``);
 - ``stickers``: the stickers earned (``bot.storage.stickers``);
 - ``takebacks``: takeback requests (``bot.storage.takebacks``);
+- ``reviews``: the computer's reviews of games (``bot.storage.reviews``);
+- ``puzzles``: puzzles mined, given and answered, streaks (``bot.storage.puzzles``);
 - ``timers``: the timers and the outbox (``bot.storage.timer_repository``).
 
 Each public coroutine of a repository is one transaction (``db.transaction()``) or one read
@@ -39,7 +41,9 @@ from bot.storage.errors import (
 )
 from bot.storage.games import GameRepository
 from bot.storage.migrate import migrate, revision
+from bot.storage.puzzles import PuzzleRepository
 from bot.storage.ratings import RatingRepository
+from bot.storage.reviews import ReviewRepository
 from bot.storage.rows import WakeRule
 from bot.storage.settings import SettingsRepository
 from bot.storage.stickers import StickerRepository
@@ -66,6 +70,8 @@ class Store:
         )
         self.challenges = ChallengeRepository(db, timers=self.timers)
         self.takebacks = TakebackRepository(db, games=self.games, timers=self.timers)
+        self.reviews = ReviewRepository(db)
+        self.puzzles = PuzzleRepository(db)
         self._one_off: AsyncConnection | None = None
 
     @property

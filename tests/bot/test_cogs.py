@@ -624,7 +624,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
         commands = {cmd["name"]: cmd for cmd in puts[0].payload}  # type: ignore[union-attr]
         expected = {"challenge", "move", "end", "resign", "board", "games", "rules", "help"}
         expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
-        expected |= {"play-computer", "undo", "takeback", "stickers"}
+        expected |= {"play-computer", "undo", "takeback", "stickers", "review", "puzzle"}
         assert set(commands) == expected
 
         def options(cmd: dict[str, Any]) -> list[dict[str, Any]]:
@@ -897,6 +897,7 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
         ),
         "GamePicker": r"dots:pick:(?P<action>move|end|resign|board):(?P<key>[A-Za-z0-9_-]{0,80})",
         "RematchButton": r"dots:rematch:(?P<action>offer):(?P<key>[0-9]+)",
+        "ReviewButton": r"dots:review:(?P<action>game):(?P<key>[0-9]+)",
         "TakebackButton": (
             r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
             r"(?::(?P<asked>[0-9]{1,12}))?"

@@ -334,8 +334,10 @@ async def test_keys_points_answers_and_a_stop_at_a_real_keyboard(
     session.type("end")
     session.expect(r"\[y/N\] ")
     session.type("y")
+    session.expect(r"Review the game with the computer\? \[y/N\] ")
+    session.type("n")
     assert session.wait() == 0
-    after = session.output.rsplit("[y/N] ", 1)[1]
+    after = session.output.rsplit("really stop? [y/N] ", 1)[1]
     assert "6 . . . . . x ." in after and "Pink stops: 1 dot that is not grounded" in after
     assert "Pink plays A4." in session.output  # typed with Discord's backticks
     assert "\x1b" not in session.output  # the terminal echoed the arrow as ^[[A, we did not
@@ -359,6 +361,8 @@ async def test_against_the_computer_a_run_alone_and_the_result_at_a_real_keyboar
     session.type("end")
     session.expect(r"\[y/N\] ")
     session.type("y")
+    session.expect(r"Review the game with the computer\? \[y/N\] ")
+    session.type("n")
     assert session.wait() == 0
     after = session.output.rsplit("Pink ends and makes no more moves.", 1)[1]
     assert after.count("  A B C D E\n5") == 1  # the computer's run alone under one board

@@ -115,7 +115,7 @@ async def test_a_polish_and_a_russian_player_in_a_russian_server(
         await fake.wait_until(lambda: len(fake.posted(thread)) == 7, poll=None)
         final = fake.posted(thread)[-1]
         assert "Ничья 0–0 (обе стороны закончили)." in final.content
-        assert [b["label"] for b in final.buttons()] == ["Реванш"]
+        assert [b["label"] for b in final.buttons()] == ["Реванш", "Разбор"]
         game.end(Player.PINK)
         game.end(Player.BLUE)
         assert header_matches(png_of(final), game, "ru")

@@ -1,0 +1,277 @@
+"""/review and /puzzle: the computer's review of a finished game, and puzzles to solve.
+
+/review posts, in the server's language, the graph of the estimate, each player's summary and
+turning points (each with a picture of the position before it); the message shows the search's
+progress while the review is made (in the review worker pool: bot/games/reviews.py), and a
+review made once is shown again at once. /puzzle gives the caller a puzzle privately, and
+``/puzzle answer:E5`` judges their answer by the exact search's solutions.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from functools import partial
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ai import review as ai_review
+from bot.cogs.client import GameBot, bot_of
+from bot.cogs.interactions import defer, in_time, public_locale, reply
+from bot.cogs.locales import user_locale
+from bot.cogs.names import picture_names
+from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.posts import edit_original, follow_up, send
+from bot.games import GameView, Refusal
+from bot.games.errors import NoSuchGame
+from bot.games.puzzles import GivenPuzzle, Judged
+from bot.i18n import N_, SOURCE, _, translate, words
+from bot.review_text import (
+    goal_text,
+    graph_title,
+    head_text,
+    picture_goal,
+    picture_status,
+    progress_text,
+    streak_text,
+    summary_line,
+    turning_heading,
+    turning_text,
+)
+from engine import Player
+from renderer.review import GraphWords, Mark, render_before, render_graph, render_position
+
+# The progress line is edited at most this often (Discord's rate limit on edits).
+PROGRESS_EVERY = 1.0
+# An interaction's token lasts 15 minutes: a review that took longer (a long 39x32 game on a
+# loaded machine) is posted in the channel instead of as the command's answer.
+TOKEN_LIFETIME = 14 * 60.0
+
+WHICH_GAME = N_("say which game to review with `game` (its number is in /history)")
+
+
+class WhichGame(Refusal):
+    """/review outside a game's thread without a game number."""
+
+
+async def post_review(bot: GameBot, interaction: discord.Interaction[Any], game_id: int) -> None:
+    """The review of game ``game_id`` as the answer to ``interaction`` (a command or a click):
+    refused privately, or made now (the answer shows the progress) or shown at once."""
+    view, deferred = await in_time(interaction, checked(bot, interaction, game_id))
+    if deferred is None:
+        deferred = await defer(interaction)
+    if not deferred:
+        return
+    locale = await public_locale(interaction)
+    started = last = time.monotonic()
+
+    async def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - started > TOKEN_LIFETIME or (now - last < PROGRESS_EVERY and done < total):
+            return
+        last = now
+        await edit_original(interaction, progress_text(game_id, done, total, locale))
+
+    made = await bot.service.review(game_id=game_id, user_id=interaction.user.id, progress=progress)
+    if time.monotonic() - started > TOKEN_LIFETIME:
+        where = interaction.channel_id or view.thread_id or view.channel_id
+        channel = bot.get_partial_messageable(where, guild_id=view.guild_id)
+        await post(bot, interaction, view, made, locale, channel=channel)
+    else:
+        await post(bot, interaction, view, made, locale)
+
+
+async def checked(bot: GameBot, interaction: discord.Interaction[Any], game_id: int) -> GameView:
+    """The game to review, checked (quick reads: a refusal is private from the start).
+
+    Raises:
+        NoSuchGame, NotReviewable, TooManyReviews.
+    """
+    service = bot.service
+    view = await service.reviewable(game_id=game_id)
+    if view.guild_id != interaction.guild_id:
+        raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
+    if await service.stored_review(game_id=game_id) is None:
+        await service.reviews.check_limit(user_id=interaction.user.id)
+    return view
+
+
+async def post(
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    view: GameView,
+    made: ai_review.Review,
+    locale: str,
+    *,
+    channel: Any = None,
+) -> None:
+    """Post the review: the graph and the summaries in the answer (or, given a ``channel``,
+    there), then each player's turning points with their pictures (rendered in the review
+    worker pool)."""
+    service = bot.service
+    names = await picture_names(bot, view, locale)
+    title = graph_title(view.game_id, names, locale)
+    graph = await service.reviews.reviewer.run(
+        partial(
+            render_graph,
+            made.estimates,
+            captures=[(c.move, c.player, c.dots) for c in made.captures],
+            marks=[Mark(t.move, t.player) for t in made.turning],
+            words=GraphWords(title, translate(locale, _("move"))),
+        )
+    )
+    head = head_text(made, view.game_id, locale)
+    lines = [head, *(summary_line(s, names[s.player], locale) for s in made.summaries)]
+    file = discord.File(io.BytesIO(graph), filename=f"review-{view.game_id}.png")
+    if channel is None:
+        await edit_original(interaction, "\n".join(lines), attachments=[file])
+    else:
+        await send(channel, "\n".join(lines), files=[file])
+    for player in (Player.PINK, Player.BLUE):
+        turning = made.turning_of(player)
+        if not turning:
+            continue
+        texts, files = [], []
+        for n, point in enumerate(turning, start=1):
+            texts.append(f"{n}. " + turning_text(point, names, locale))
+            png = await service.reviews.reviewer.run(
+                partial(
+                    render_before,
+                    view.game.record,
+                    point.move,
+                    preferred=point.preferred,
+                    names=names,
+                    status=picture_status(point, locale),
+                    words=words(locale),
+                )
+            )
+            files.append(
+                discord.File(io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png")
+            )
+        heading = turning_heading(names[player], locale)
+        if channel is None:
+            await follow_up(interaction, "\n".join([heading, *texts]), files=files)
+        else:
+            await send(channel, "\n".join([heading, *texts]), files=files)
+
+
+class ReviewButton(
+    PersistentItem[discord.ui.Button[Any]],
+    custom_id=CustomId("dots:review", ("game",)),
+):
+    """Review (under a result; the key is the finished game's id), for anyone in the server."""
+
+    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
+        """The button, its label in ``locale``."""
+        return discord.ui.Button(
+            label=translate(locale, N_("Review")),
+            style=discord.ButtonStyle.secondary,
+            custom_id=self.made_id(),
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the game's review (as /review does)."""
+        await post_review(bot_of(interaction), interaction, self.key)
+
+
+class Review(commands.Cog):
+    """/review and /puzzle."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="review", description=N_("The computer's review of a finished game"))
+    @app_commands.guild_only()
+    @app_commands.describe(game=N_("Game number (default: the game of this thread)"))
+    async def review(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        """Post the review of a finished game of this server: made now (the message shows
+        the progress) or the stored one at once."""
+        game_id = await self._game_id(interaction, game)
+        await post_review(self.bot, interaction, game_id)
+
+    async def _game_id(self, interaction: discord.Interaction[Any], game: int | None) -> int:
+        if game is not None:
+            return game
+        channel = interaction.channel_id
+        found = None
+        if channel is not None:
+            found = await self.bot.service.game_in_thread(thread_id=channel)
+        if found is None:
+            raise WhichGame(WHICH_GAME)
+        return found.game_id
+
+    @app_commands.command(name="puzzle", description=N_("A puzzle to solve, or your answer to it"))
+    @app_commands.describe(
+        answer=N_("Your answer: a point such as E5"),
+        number=N_("The puzzle's number (default: your puzzle waiting for an answer)"),
+    )
+    async def puzzle(
+        self,
+        interaction: discord.Interaction[Any],
+        answer: str | None = None,
+        number: int | None = None,
+    ) -> None:
+        """Give the caller a puzzle privately, or judge their answer."""
+        service = self.bot.service
+        locale = user_locale(interaction)
+        if answer is None:
+            given, deferred = await in_time(
+                interaction, service.give_puzzle(user_id=interaction.user.id), ephemeral=True
+            )
+            await self._show(interaction, deferred, given, locale)
+            return
+        judged, deferred = await in_time(
+            interaction,
+            service.answer_puzzle(user_id=interaction.user.id, point=answer, attempt_id=number),
+            ephemeral=True,
+        )
+        await reply(interaction, deferred, self._judged(judged, locale), ephemeral=True)
+
+    async def _show(
+        self,
+        interaction: discord.Interaction[Any],
+        deferred: bool | None,
+        given: GivenPuzzle,
+        locale: str,
+    ) -> None:
+        if deferred is None:
+            deferred = await defer(interaction, ephemeral=True)
+        goal = goal_text(given.puzzle, locale)
+        png = await self.bot.service.reviews.reviewer.run(
+            partial(
+                render_position,
+                given.puzzle.record,
+                status=picture_goal(given.puzzle, locale),
+                words=words(locale),
+            )
+        )
+        first = (
+            _("You still have puzzle #{number} to answer.", number=given.attempt_id)
+            if given.again
+            else _("Puzzle #{number}.", number=given.attempt_id)
+        )
+        lines = [
+            translate(locale, first) + " " + goal + ".",
+            translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")),
+            streak_text(given, locale),
+        ]
+        file = discord.File(io.BytesIO(png), filename=f"puzzle-{given.attempt_id}.png")
+        await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
+
+    def _judged(self, judged: Judged, locale: str) -> str:
+        line = ", ".join(p.name for p in judged.puzzle.line)
+        if judged.solved:
+            verdict = _("Right: {point} does it. The line: {line}.", point=judged.point.name,
+                        line=line)  # fmt: skip
+        else:
+            verdict = _(
+                "Not this time: {point} does not do it. The answer: {answers}; the line: {line}.",
+                point=judged.point.name,
+                answers=", ".join(p.name for p in judged.puzzle.solutions),
+                line=line,
+            )
+        return translate(locale, verdict) + "\n" + streak_text(judged, locale)
