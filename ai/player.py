@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict, Unpack
 
-from ai import trees
+from ai import kernel, trees
 from ai.book import book_move
 from ai.field import Field
 from ai.ladders import ladder_starts
@@ -87,6 +87,9 @@ def choose(
         ValueError: no level has that name.
     """
     spec = level_named(level) if isinstance(level, str) else level
+    # Load the compiled kernel in the background (once): the pure-Python playouts serve
+    # until it is ready (ai/kernel.py).
+    kernel.warm_up()
     # The time cap and the time budget count from here: on 39x32 the looks before the
     # search (the fills, the threats) take a noticeable part of them.
     started = time.perf_counter()

@@ -25,8 +25,9 @@ import random
 import time
 from dataclasses import dataclass
 
+from ai import kernel
 from ai.field import RUNS, Field
-from ai.playout import Policy, playout
+from ai.playout import Policy
 
 # How far (in king steps) from an existing dot a move may be to enter the tree. Moves further
 # away are rarely right and multiply the branching.
@@ -186,6 +187,8 @@ def search(
             root.visits += child.visits
     else:
         root.visits += sum(prior.visits for prior in priors if prior.index in by_move)
+    # The compiled kernel's playouts when it is ready (ai/kernel.py), for the whole search.
+    compiled = kernel.ready()
     limits = [s for s in (seconds, max_seconds) if s is not None]
     deadline = started + min(limits) if limits else None
     budget = iterations if iterations is not None else 1 << 60
@@ -204,6 +207,7 @@ def search(
                 rave=rave,
                 patterns=patterns,
                 recent=recent,
+                compiled=compiled,
             )
             done += 1
             # The clock is read every iteration: a read costs far less than a playout, and
@@ -236,6 +240,7 @@ def _iterate(
     patterns: bool,
     recent: tuple[int, ...],
     deadline: float | None,
+    compiled: bool,
 ) -> None:
     field = root_field.copy()
     player = root_player
@@ -258,25 +263,23 @@ def _iterate(
         path.append(node)
         if not alone:
             player = 3 - player
-    played: list[int] = []
-    finished = playout(
+    # AMAF: first[c] is the player who first played point c below the node being updated.
+    first = bytearray(len(field.live))
+    finished = kernel.playout(
         field,
         player,
         alone=alone,
         rng=rng,
         policy=policy,
         recent=tuple(moves[-2:]),
-        played=played,
+        first=first,
         deadline=deadline,
+        compiled=compiled,
     )
     if finished < 0:
         return  # cut off by the deadline: nothing learnt
     score = field.score
     reward = _reward(score[root_player] - score[3 - root_player])
-    # AMAF: first[c] is the player who first played point c below the node being updated.
-    first = bytearray(len(field.live))
-    for code in reversed(played):
-        first[code >> 2] = code & 3
     for depth in range(len(path) - 1, -1, -1):
         n = path[depth]
         n.visits += 1
