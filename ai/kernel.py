@@ -74,18 +74,34 @@ def ready() -> bool:
 
 
 def warm_up(*, wait: bool = False) -> bool:
-    """Load the compiled kernel from the disk cache, compiling it first when the cache is
-    empty, in a background thread (once a process); with ``wait``, wait for it. Returns
-    whether it is ready."""
+    """Make the compiled kernel ready (once a process). When the disk cache holds it (a
+    marker left by the last compile of this very kernel), load it here and now: a fraction of
+    a second. Else compile it in a background thread, the pure-Python playouts serving
+    meanwhile; with ``wait``, wait for that too. Returns whether it is ready."""
     if _compiled is None:
         return False
     with _lock:
         if not _warming:
-            _warming.append(threading.Thread(target=_compile, name="dots-kernel", daemon=True))
-            _warming[0].start()
+            if _marker().exists():
+                _warming.append(threading.current_thread())
+                _compile()
+            else:
+                thread = threading.Thread(target=_compile, name="dots-kernel", daemon=True)
+                _warming.append(thread)
+                thread.start()
     if wait:
         _done.wait()
     return _ready.is_set()
+
+
+def _marker() -> Path:
+    """The file that says the cache holds this kernel, compiled by this numba: named for
+    ai/compiled.py's size and time of change and numba's version."""
+    assert _compiled is not None
+    source = Path(_compiled.__file__ or "")
+    stat = source.stat()
+    version = _compiled.numba_version
+    return cache_dir() / f"dots-kernel-{stat.st_size}-{stat.st_mtime_ns}-{version}.ready"
 
 
 def _compile() -> None:
@@ -102,6 +118,10 @@ def _compile() -> None:
         _log.warning("the compiled kernel failed to load: pure-Python playouts", exc_info=True)
     else:
         _ready.set()
+        try:
+            _marker().touch()
+        except OSError:
+            _log.warning("cannot write the kernel's cache marker in %s", cache_dir())
     finally:
         _done.set()
 
