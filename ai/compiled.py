@@ -555,19 +555,56 @@ def urgent_answer(b, meta, chain, dirs, stride, last, player, w):
 
 
 @njit(cache=True)
+def fight(live, stride, reach):
+    """1 on the points within ``reach`` king steps of a live dot (every point when ``reach``
+    is 0 or no dot stands): where a playout local to the fight plays (Policy.reach)."""
+    cells = live.shape[0]
+    near = np.zeros(cells, dtype=np.uint8)
+    found = False
+    if reach > 0:
+        rows = cells // stride
+        for c in range(cells):
+            if live[c] == 1 or live[c] == 2:
+                found = True
+                row, col = c // stride, c % stride
+                for r in range(max(0, row - reach), min(rows, row + reach + 1)):
+                    for k in range(max(0, col - reach), min(stride, col + reach + 1)):
+                        near[r * stride + k] = 1
+    if not found:
+        near[:] = 1
+    return near
+
+
+@njit(cache=True)
 def playout(
-    b, meta, chain, dirs, stride, player, alone, seed, local, urgent, avoid, limit, recent, first, w
+    b,
+    meta,
+    chain,
+    dirs,
+    stride,
+    player,
+    alone,
+    seed,
+    local,
+    urgent,
+    avoid,
+    limit,
+    reach,
+    recent,
+    first,
+    w,
 ):
     """ai.playout.playout on the arrays: ``recent`` the last two dots (0: none), ``limit``
-    the moves at most (< 0: none), ``first[c]`` set to the player of each dot placed (for
-    the search's AMAF statistics). Returns the moves played."""
+    the moves at most (< 0: none), ``reach`` as Policy.reach, ``first[c]`` set to the player
+    of each dot placed (for the search's AMAF statistics). Returns the moves played."""
     np.random.seed(seed)
     taken = b[TAKEN]
     cells = taken.shape[0]
+    near = fight(b[LIVE], stride, reach)
     free = np.empty(cells, dtype=np.int64)
     nfree = 0
     for c in range(stride + 1, cells - stride - 1):
-        if not taken[c]:
+        if not taken[c] and near[c]:
             free[nfree] = c
             nfree += 1
     skipped = np.empty(cells, dtype=np.int64)
@@ -581,6 +618,8 @@ def playout(
         chosen = -1
         if urgent > 0.0 and last and np.random.random() < urgent:
             chosen = urgent_answer(b, meta, chain, dirs, stride, last, player, w)
+            if chosen >= 0 and not near[chosen]:
+                chosen = -1
         if chosen < 0 and local > 0.0 and (last or before) and np.random.random() < local:
             for _ in range(4):
                 if not before:
@@ -590,8 +629,10 @@ def playout(
                 else:
                     centre = before
                 c = centre + dirs[int(np.random.random() * 8)]
-                if not taken[c] and not (
-                    avoid and is_suicide(b, meta, chain, dirs, stride, c, player, w)
+                if (
+                    not taken[c]
+                    and near[c]
+                    and not (avoid and is_suicide(b, meta, chain, dirs, stride, c, player, w))
                 ):
                     chosen = c
                     break

@@ -278,6 +278,7 @@ def _compiled_playout(
         float(policy.urgent),
         bool(policy.avoid_rings),
         -1 if policy.depth is None else int(policy.depth),
+        int(policy.reach),
         np.array(recent, dtype=np.int64),
         out,
         _work(field),

@@ -18,7 +18,7 @@ import pytest
 from ai import kernel
 from ai.field import Field
 from ai.playout import Policy
-from engine import Board, Player
+from engine import Board, Player, Point
 from tests.ai.test_field import same_position
 
 compiled = pytest.mark.skipif(not kernel.available(), reason="numba is not installed")
@@ -192,3 +192,35 @@ def test_the_pure_path_is_used_when_forced() -> None:
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["False", "False", "49", "0"]
+
+
+@pytest.mark.parametrize(
+    "compiled_path", [pytest.param(True, marks=compiled), pytest.param(False, id="pure")]
+)
+def test_a_playout_local_to_the_fight_plays_only_near_the_dots(compiled_path: bool) -> None:
+    # Two dots on a 39x32 board: with reach 2 every dot played stands within 2 king steps of
+    # one of them, and the far corners stay empty.
+    game_field = Field(39, 32)
+    a, b = game_field.index(Point(10, 10)), game_field.index(Point(30, 20))
+    game_field.place(a, 1)
+    game_field.place(b, 2)
+    stride = game_field.stride
+    for seed in range(5):
+        field = game_field.copy()
+        first = bytearray(len(field.live))
+        moves = kernel.playout(
+            field,
+            1,
+            alone=False,
+            rng=random.Random(seed),
+            policy=Policy(urgent=0.5, reach=2),
+            first=first,
+            compiled=compiled_path,
+        )
+        placed = [i for i in range(len(first)) if first[i]]
+        assert moves == len(placed) > 10
+        for i in placed:
+            assert any(
+                max(abs(i % stride - c % stride), abs(i // stride - c // stride)) <= 2
+                for c in (a, b)
+            )
