@@ -25,7 +25,6 @@ Compiled code is cached on disk (``cache=True``; ai/kernel.py sets where).
 from __future__ import annotations
 
 import numpy as np
-from numba import __version__ as numba_version  # noqa: F401 - ai/kernel.py's cache marker
 from numba import njit
 
 from engine.rings import CORNERS, RUN_STARTS, RUNS

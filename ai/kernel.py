@@ -74,54 +74,34 @@ def ready() -> bool:
 
 
 def warm_up(*, wait: bool = False) -> bool:
-    """Make the compiled kernel ready (once a process). When the disk cache holds it (a
-    marker left by the last compile of this very kernel), load it here and now: a fraction of
-    a second. Else compile it in a background thread, the pure-Python playouts serving
-    meanwhile; with ``wait``, wait for that too. Returns whether it is ready."""
+    """Make the compiled kernel ready, once a process, in a background thread: loaded from
+    the disk cache (a second or so), or compiled first when the cache is empty (tens of
+    seconds); the pure-Python playouts serve meanwhile, so no move waits for it. With
+    ``wait``, wait for it. Returns whether it is ready."""
     if _compiled is None:
         return False
     with _lock:
         if not _warming:
-            if _marker().exists():
-                _warming.append(threading.current_thread())
-                _compile()
-            else:
-                thread = threading.Thread(target=_compile, name="dots-kernel", daemon=True)
-                _warming.append(thread)
-                thread.start()
+            thread = threading.Thread(target=_compile, name="dots-kernel", daemon=True)
+            _warming.append(thread)
+            thread.start()
     if wait:
         _done.wait()
     return _ready.is_set()
 
 
-def _marker() -> Path:
-    """The file that says the cache holds this kernel, compiled by this numba: named for
-    ai/compiled.py's size and time of change and numba's version."""
-    assert _compiled is not None
-    source = Path(_compiled.__file__ or "")
-    stat = source.stat()
-    version = _compiled.numba_version
-    return cache_dir() / f"dots-kernel-{stat.st_size}-{stat.st_mtime_ns}-{version}.ready"
-
-
 def _compile() -> None:
-    """Run every compiled function once on a small board: numba compiles (or loads from the
-    cache) each signature at its first call. A failure leaves the pure-Python path in use."""
+    """Run the compiled playout once on a small board: numba compiles it (or loads it from
+    the cache) at its first call, with every function it calls; the other entry points load
+    at their own first call. A failure leaves the pure-Python path in use."""
     try:
         field = Field(5, 5)
-        centre = field.index(Point(2, 2))
-        place(field, centre, 1)
-        is_suicide(field, centre + 1, 2)
-        captures_at(field, centre + 1, 2)
+        field.place(field.index(Point(2, 2)), 1)
         _compiled_playout(field, 2, alone=False, seed=1, policy=Policy(urgent=0.5), recent=(0, 0))
     except Exception:
         _log.warning("the compiled kernel failed to load: pure-Python playouts", exc_info=True)
     else:
         _ready.set()
-        try:
-            _marker().touch()
-        except OSError:
-            _log.warning("cannot write the kernel's cache marker in %s", cache_dir())
     finally:
         _done.set()
 

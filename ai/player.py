@@ -87,12 +87,12 @@ def choose(
         ValueError: no level has that name.
     """
     spec = level_named(level) if isinstance(level, str) else level
-    # The time cap and the time budget count from here: on 39x32 the looks before the
-    # search (the fills, the threats) take a noticeable part of them, and so does loading
-    # the compiled kernel from the disk cache (once a process; when the cache is empty it
-    # compiles in the background and the pure-Python playouts serve meanwhile: ai/kernel.py).
-    started = time.perf_counter()
+    # The compiled kernel loads (or compiles) in the background, once a process; the
+    # pure-Python playouts serve until it is ready (ai/kernel.py).
     kernel.warm_up()
+    # The time cap and the time budget count from here: on 39x32 the looks before the
+    # search (the fills, the threats) take a noticeable part of them.
+    started = time.perf_counter()
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
