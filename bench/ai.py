@@ -372,6 +372,7 @@ def move_times(size: str, positions: int = 3) -> None:
     """Print each level's seconds a move on a ``size`` board, in random positions after 0,
     100, 300 and 600 random dots (the level's own budget and time cap, as in the bot)."""
     width, height = (int(n) for n in size.split("x"))
+    ai.kernel.warm_up(wait=True)  # the steady state: the compiled kernel loaded
     print(f"seconds a move on {size}, {positions} positions each (max / mean)")
     print(f"{'dots':>5} " + " ".join(f"{name:>15}" for name in ai.LEVELS))
     rng = random.Random(5)
