@@ -667,3 +667,60 @@ def playout(
         if not alone:
             player = 3 - player
     return moves
+
+
+@njit(cache=True)
+def candidates(b, meta, chain, dirs, stride, width, height, player, reach, w):
+    """ai.search.candidates: the moves worth searching, in index order (see there)."""
+    live, taken = b[LIVE], b[TAKEN]
+    cells = live.shape[0]
+    near = np.zeros(cells, dtype=np.uint8)
+    found = False
+    for i in range(stride + 1, cells - stride - 1):
+        if live[i] == 1 or live[i] == 2:
+            found = True
+            for dy in range(-reach, reach + 1):
+                for dx in range(-reach, reach + 1):
+                    j = i + dy * stride + dx
+                    if 0 <= j < cells:
+                        near[j] = 1
+    free = np.empty(cells, dtype=np.int64)
+    nfree = 0
+    for i in range(stride + 1, cells - stride - 1):
+        if not taken[i]:
+            free[nfree] = i
+            nfree += 1
+    if nfree == 0:
+        return free[:0]
+    pool = np.empty(nfree, dtype=np.int64)
+    npool = 0
+    for t in range(nfree):
+        i = free[t]
+        if found:
+            keep = near[i] == 1
+        else:
+            col, row = i % stride - 1, i // stride - 1
+            keep = reach <= col < width - reach and reach <= row < height - reach
+        if keep:
+            pool[npool] = i
+            npool += 1
+    filtered = npool > 0
+    if not filtered:
+        pool[:nfree] = free[:nfree]
+        npool = nfree
+    safe = np.empty(nfree, dtype=np.int64)
+    nsafe = 0
+    for t in range(npool):
+        if not is_suicide(b, meta, chain, dirs, stride, pool[t], player, w):
+            safe[nsafe] = pool[t]
+            nsafe += 1
+    if nsafe:
+        return safe[:nsafe]
+    if filtered:
+        for t in range(nfree):
+            if not is_suicide(b, meta, chain, dirs, stride, free[t], player, w):
+                safe[nsafe] = free[t]
+                nsafe += 1
+    if nsafe:
+        return safe[:nsafe]
+    return free[:nfree]

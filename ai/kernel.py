@@ -91,12 +91,14 @@ def warm_up(*, wait: bool = False) -> bool:
 
 
 def _compile() -> None:
-    """Run the compiled playout once on a small board: numba compiles it (or loads it from
-    the cache) at its first call, with every function it calls; the other entry points load
-    at their own first call. A failure leaves the pure-Python path in use."""
+    """Run the search's compiled functions (candidates, playout) once on a small board: numba
+    compiles each (or loads it from the cache) at its first call, with every function it
+    calls; the other entry points load at their own first call. A failure leaves the
+    pure-Python path in use."""
     try:
         field = Field(5, 5)
         field.place(field.index(Point(2, 2)), 1)
+        candidates(field, 2, 2)
         _compiled_playout(field, 2, alone=False, seed=1, policy=Policy(urgent=0.5), recent=(0, 0))
     except Exception:
         _log.warning("the compiled kernel failed to load: pure-Python playouts", exc_info=True)
@@ -184,6 +186,25 @@ def captures_at(field: Field, i: int, player: int) -> bool:
     return bool(
         _compiled.captures_at(board, meta, chain, dirs, field.stride, i, player, _work(field))
     )
+
+
+def candidates(field: Field, player: int, reach: int) -> list[int]:
+    """``ai.search.candidates`` by the compiled kernel (the same moves, in the same order)."""
+    assert _compiled is not None
+    board, chain, meta, dirs = views(field)
+    found = _compiled.candidates(
+        board,
+        meta,
+        chain,
+        dirs,
+        field.stride,
+        field.width,
+        field.height,
+        player,
+        reach,
+        _work(field),
+    )
+    return [int(i) for i in found]
 
 
 def playout(

@@ -80,10 +80,15 @@ class Node:
         self.children: list[Node] | None = None
 
 
-def candidates(field: Field, player: int, reach: int = REACH) -> list[int]:
+def candidates(
+    field: Field, player: int, reach: int = REACH, *, compiled: bool = False
+) -> list[int]:
     """The moves worth searching: free points within ``reach`` king steps of a live dot, less
     those the opponent's rings would take at once. Falls back to every free point, and to
-    suicide moves when nothing else is left. Ordered by index (a stable order for a seed)."""
+    suicide moves when nothing else is left. Ordered by index (a stable order for a seed).
+    ``compiled``: found by the compiled kernel (the same moves; ai/kernel.py)."""
+    if compiled:
+        return kernel.candidates(field, player, reach)
     free = field.free_indices()
     if not free:
         return []
@@ -119,17 +124,20 @@ def candidates(field: Field, player: int, reach: int = REACH) -> list[int]:
     return safe or free
 
 
-def expand(field: Field, player: int, last: int, patterns: bool = True) -> list[Node]:
+def expand(
+    field: Field, player: int, last: int, patterns: bool = True, *, compiled: bool = False
+) -> list[Node]:
     """The children of a position with ``player`` to move: every candidate, with its prior
-    (``patterns`` False: no priors, every child starts unvisited)."""
+    (``patterns`` False: no priors, every child starts unvisited; ``compiled``: candidates
+    found by the compiled kernel)."""
     if not patterns:
-        return [Node(i, player) for i in candidates(field, player)]
+        return [Node(i, player) for i in candidates(field, player, compiled=compiled)]
     dirs = field.dirs
     opponent = 3 - player
     mine, theirs = field.around[player], field.around[opponent]
     near = {last + d for d in dirs} if last else set()
     children = []
-    for i in candidates(field, player):
+    for i in candidates(field, player, compiled=compiled):
         if RUNS[mine[i]] >= 2 and field.captures_at(i, player):
             visits, mean = PRIOR_CAPTURE
         elif RUNS[theirs[i]] >= 2 and field.captures_at(i, opponent):
@@ -169,11 +177,14 @@ def search(
     """
     started = time.perf_counter()
     last = recent[-1] if recent else 0
+    # The compiled kernel's playouts and candidates when it is ready (ai/kernel.py), for the
+    # whole search.
+    compiled = kernel.ready()
     if tree is not None and tree.mover == 3 - player and tree.children:
         root = tree
     else:
         root = Node(-1, 3 - player)
-        root.children = expand(field, player, last, patterns)
+        root.children = expand(field, player, last, patterns, compiled=compiled)
         rng.shuffle(root.children)
     assert root.children is not None
     by_move = {c.move: c for c in root.children}
@@ -187,8 +198,6 @@ def search(
             root.visits += child.visits
     else:
         root.visits += sum(prior.visits for prior in priors if prior.index in by_move)
-    # The compiled kernel's playouts when it is ready (ai/kernel.py), for the whole search.
-    compiled = kernel.ready()
     limits = [s for s in (seconds, max_seconds) if s is not None]
     deadline = started + min(limits) if limits else None
     budget = iterations if iterations is not None else 1 << 60
@@ -252,7 +261,9 @@ def _iterate(
     while not expanded:
         children = node.children
         if children is None:
-            node.children = children = expand(field, player, moves[-1] if moves else 0, patterns)
+            node.children = children = expand(
+                field, player, moves[-1] if moves else 0, patterns, compiled=compiled
+            )
             rng.shuffle(children)
             expanded = True
         if not children:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ai import kernel
+from ai import kernel, search
 from ai.field import Field
 from ai.playout import Policy
 from engine import Board, Player, Point
@@ -224,3 +224,23 @@ def test_a_playout_local_to_the_fight_plays_only_near_the_dots(compiled_path: bo
                 max(abs(i % stride - c % stride), abs(i // stride - c // stride)) <= 2
                 for c in (a, b)
             )
+
+
+@compiled
+@pytest.mark.parametrize(("width", "height"), [(8, 8), (20, 20), (39, 32)])
+def test_the_kernel_finds_the_searchs_candidates(width: int, height: int) -> None:
+    # The same moves in the same order as the pure-Python candidates, from the empty board
+    # (the interior), through open play, to crowded boards with rings to avoid.
+    rng = random.Random(width)
+    for n in range(12):
+        board = Board(width, height)
+        player = 1
+        for _ in range(rng.randrange(0, width * height * 3 // 4) if n else 0):
+            board.place_index(rng.choice(board.free_indices()), player)
+            player = 3 - player
+        field = Field.from_board(board)
+        for p in (1, 2):
+            for reach in (1, 2):
+                assert search.candidates(field, p, reach, compiled=True) == search.candidates(
+                    field, p, reach
+                )
