@@ -6,7 +6,12 @@ candidate of a position costs a few milliseconds, once per decision (not per ite
 
 from __future__ import annotations
 
+import time
+
 from ai.field import RUNS, Field
+
+# How long the rescue may look, at most, out of a move's time.
+RESCUE_SECONDS = 0.25
 
 
 def gains(field: Field, player: int, moves: list[int]) -> dict[int, int]:
@@ -46,7 +51,7 @@ def fill_alone(field: Field, player: int) -> Field:
             return filled
 
 
-def rescue(field: Field, player: int) -> int | None:
+def rescue(field: Field, player: int, *, seconds: float = RESCUE_SECONDS) -> int | None:
     """The answer to the opponent's capture threats, when ``player`` has one to answer: the
     move that leaves ``player`` best off once the opponent has taken its best capture next.
 
@@ -57,8 +62,10 @@ def rescue(field: Field, player: int) -> int | None:
     the opponent's best capture then takes; standing still scores minus the biggest threat.
     Returns the best move when it does better than standing still (ties: the first looked at,
     blocks of the biggest threat first), else None (no threat, or none can be helped: the
-    search decides). Costs a copy, a placement and a threat scan per move looked at.
+    search decides). Costs a copy, a placement and a threat scan per move looked at; moves
+    are looked at in that order until ``seconds`` have passed (the move's time budget).
     """
+    started = time.perf_counter()
     danger = threats(field, player)
     if not danger:
         return None
@@ -75,6 +82,8 @@ def rescue(field: Field, player: int) -> int | None:
             moves.append(c)
     best, best_score = None, standing
     for m in moves:
+        if time.perf_counter() - started > seconds:
+            break
         if field.is_suicide(m, player):
             continue
         trial = field.copy()

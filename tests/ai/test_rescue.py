@@ -88,3 +88,11 @@ def test_easy_and_medium_do_not_use_the_guard() -> None:
     # The beginners' levels stay as they were: only hard answers threats before searching.
     assert ai.LEVELS["hard"].guard
     assert not ai.LEVELS["easy"].guard and not ai.LEVELS["medium"].guard
+
+
+def test_the_rescue_keeps_to_its_time() -> None:
+    # With no time at all it looks at no move and leaves the decision to the search.
+    game = game_after(POCKET, 10, 10)
+    field = Field.from_board(game.board)
+    assert rescue(field, 2) is not None
+    assert rescue(field, 2, seconds=0.0) is None
