@@ -2,7 +2,9 @@
 
 The search (ai/search.py) plays its playouts (ai/playout.py) on ai/field.py's Field, a compact
 board that gives the engine's captures and scores exactly (tests/ai/test_field.py checks it
-against engine/board.py move by move); the engine stays the reference for the rules.
+against engine/board.py move by move); the engine stays the reference for the rules. Where
+numba is installed the playouts run compiled (ai/compiled.py, through the one seam
+ai/kernel.py, checked against the engine the same way), else in pure Python.
 
 ``choose(game, level, seed)`` returns a Decision: ``Decision("dot", point)`` or
 ``Decision("end")`` (a stop under grounding rules); ``decision.action(player)`` is the engine
@@ -17,8 +19,10 @@ with a ProcessPoolExecutor (a Record and a Game both pickle) or a thread pool. L
 same position, level and seed give the same decision unless the level's time cap cut it short
 or hard searched on from the tree it kept from its previous turn (ai/trees.py; ``reuse=False``
 searches afresh). ``choose(..., seconds=S)`` searches for S seconds instead (equal-time
-matches in bench/ai.py). Hard also reads ladders at the root (ai/ladders.py) and plays a small
-opening book on the standard starts (ai/book.py).
+matches in bench/ai.py). Hard also reads ladders at the root (ai/ladders.py), plays a small
+opening book on the standard starts (ai/book.py) and answers the opponent's capture threats
+before any search (ai/tactics.py ``rescue``). A search uses the compiled playouts only when the
+kernel was ready as it began, so a decision is reproducible once the kernel is loaded.
 """
 
 from ai.levels import LEVELS, Level, level_named

@@ -22,6 +22,8 @@ the dots placed). Only then are the rings round the regions beside it traced
 
 from __future__ import annotations
 
+from array import array
+
 from engine import Board, Player, Point
 from engine.rings import (
     BORDER,
@@ -82,7 +84,9 @@ class Field:
         # A union-find over every dot placed, linked as placed (as the engine's ``_chain``):
         # dots in different sets are never linked, so a dot joining only different sets
         # closes no ring. A dead dot is not taken out: the test errs only towards tracing.
-        self.chain = list(range(cells))
+        # An array of machine integers (not a list) so that the compiled kernel (ai/kernel.py)
+        # works on it in place.
+        self.chain = array("q", range(cells))
         self.score = [0, 0, 0]
         self.free = width * height
 

@@ -16,7 +16,10 @@ class Level:
     the AMAF constant K (``rave``; 0: plain UCT), whether new nodes get pattern priors and
     whether the subtree of the move played is kept for the next turn (``reuse``, ai/trees.py)
     and whether the root reads ladders, forced capture sequences (``ladders``, ai/ladders.py),
-    and whether it plays the opening book's lines on the standard starts (``book``, ai/book.py)."""
+    whether it plays the opening book's lines on the standard starts (``book``, ai/book.py),
+    and whether it answers the opponent's capture threats before any search (``guard``:
+    ai/tactics.py ``rescue``, a dot or group the opponent could take next move is saved when
+    it can be)."""
 
     name: str
     iterations: int
@@ -30,6 +33,7 @@ class Level:
     reuse: bool = False
     ladders: bool = False
     book: bool = False
+    guard: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -66,6 +70,7 @@ LEVELS: dict[str, Level] = {
             reuse=True,
             ladders=True,
             book=True,
+            guard=True,
         ),
     )
 }

@@ -22,13 +22,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict, Unpack
 
-from ai import trees
+from ai import kernel, trees
 from ai.book import book_move
 from ai.field import Field
 from ai.ladders import ladder_starts
 from ai.levels import Level, level_named
 from ai.search import Prior, candidates, search
-from ai.tactics import fill_alone, gains, threats
+from ai.tactics import fill_alone, gains, rescue, threats
 from engine import Action, Game, GameOverError, Player, Point, Record
 
 # A capture or a rescue found by the root's one-move look starts with this many visits at
@@ -87,6 +87,9 @@ def choose(
         ValueError: no level has that name.
     """
     spec = level_named(level) if isinstance(level, str) else level
+    # The compiled kernel loads (or compiles) in the background, once a process; the
+    # pure-Python playouts serve until it is ready (ai/kernel.py).
+    kernel.warm_up()
     # The time cap and the time budget count from here: on 39x32 the looks before the
     # search (the fills, the threats) take a noticeable part of them.
     started = time.perf_counter()
@@ -119,6 +122,13 @@ def choose(
             after = fill_alone(field, 3 - player)
             if after.score[player] > after.score[3 - player]:
                 return Decision("end", value=1.0)
+
+    if spec.guard and not alone:
+        # No unanswered threat: a dot or group the opponent could take next move is saved
+        # when it can be, before any search.
+        saving = rescue(field, player)
+        if saving is not None:
+            return Decision("dot", board.point_at(saving), value=0.5)
 
     priors: list[Prior] = []
     if spec.captures:

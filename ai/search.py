@@ -25,8 +25,9 @@ import random
 import time
 from dataclasses import dataclass
 
+from ai import kernel
 from ai.field import RUNS, Field
-from ai.playout import Policy, playout
+from ai.playout import Policy
 
 # How far (in king steps) from an existing dot a move may be to enter the tree. Moves further
 # away are rarely right and multiply the branching.
@@ -79,10 +80,15 @@ class Node:
         self.children: list[Node] | None = None
 
 
-def candidates(field: Field, player: int, reach: int = REACH) -> list[int]:
+def candidates(
+    field: Field, player: int, reach: int = REACH, *, compiled: bool = False
+) -> list[int]:
     """The moves worth searching: free points within ``reach`` king steps of a live dot, less
     those the opponent's rings would take at once. Falls back to every free point, and to
-    suicide moves when nothing else is left. Ordered by index (a stable order for a seed)."""
+    suicide moves when nothing else is left. Ordered by index (a stable order for a seed).
+    ``compiled``: found by the compiled kernel (the same moves; ai/kernel.py)."""
+    if compiled:
+        return kernel.candidates(field, player, reach)
     free = field.free_indices()
     if not free:
         return []
@@ -118,17 +124,20 @@ def candidates(field: Field, player: int, reach: int = REACH) -> list[int]:
     return safe or free
 
 
-def expand(field: Field, player: int, last: int, patterns: bool = True) -> list[Node]:
+def expand(
+    field: Field, player: int, last: int, patterns: bool = True, *, compiled: bool = False
+) -> list[Node]:
     """The children of a position with ``player`` to move: every candidate, with its prior
-    (``patterns`` False: no priors, every child starts unvisited)."""
+    (``patterns`` False: no priors, every child starts unvisited; ``compiled``: candidates
+    found by the compiled kernel)."""
     if not patterns:
-        return [Node(i, player) for i in candidates(field, player)]
+        return [Node(i, player) for i in candidates(field, player, compiled=compiled)]
     dirs = field.dirs
     opponent = 3 - player
     mine, theirs = field.around[player], field.around[opponent]
     near = {last + d for d in dirs} if last else set()
     children = []
-    for i in candidates(field, player):
+    for i in candidates(field, player, compiled=compiled):
         if RUNS[mine[i]] >= 2 and field.captures_at(i, player):
             visits, mean = PRIOR_CAPTURE
         elif RUNS[theirs[i]] >= 2 and field.captures_at(i, opponent):
@@ -168,11 +177,14 @@ def search(
     """
     started = time.perf_counter()
     last = recent[-1] if recent else 0
+    # The compiled kernel's playouts and candidates when it is ready (ai/kernel.py), for the
+    # whole search.
+    compiled = kernel.ready()
     if tree is not None and tree.mover == 3 - player and tree.children:
         root = tree
     else:
         root = Node(-1, 3 - player)
-        root.children = expand(field, player, last, patterns)
+        root.children = expand(field, player, last, patterns, compiled=compiled)
         rng.shuffle(root.children)
     assert root.children is not None
     by_move = {c.move: c for c in root.children}
@@ -204,6 +216,7 @@ def search(
                 rave=rave,
                 patterns=patterns,
                 recent=recent,
+                compiled=compiled,
             )
             done += 1
             # The clock is read every iteration: a read costs far less than a playout, and
@@ -236,6 +249,7 @@ def _iterate(
     patterns: bool,
     recent: tuple[int, ...],
     deadline: float | None,
+    compiled: bool,
 ) -> None:
     field = root_field.copy()
     player = root_player
@@ -247,7 +261,9 @@ def _iterate(
     while not expanded:
         children = node.children
         if children is None:
-            node.children = children = expand(field, player, moves[-1] if moves else 0, patterns)
+            node.children = children = expand(
+                field, player, moves[-1] if moves else 0, patterns, compiled=compiled
+            )
             rng.shuffle(children)
             expanded = True
         if not children:
@@ -258,25 +274,23 @@ def _iterate(
         path.append(node)
         if not alone:
             player = 3 - player
-    played: list[int] = []
-    finished = playout(
+    # AMAF: first[c] is the player who first played point c below the node being updated.
+    first = bytearray(len(field.live))
+    finished = kernel.playout(
         field,
         player,
         alone=alone,
         rng=rng,
         policy=policy,
         recent=tuple(moves[-2:]),
-        played=played,
+        first=first,
         deadline=deadline,
+        compiled=compiled,
     )
     if finished < 0:
         return  # cut off by the deadline: nothing learnt
     score = field.score
     reward = _reward(score[root_player] - score[3 - root_player])
-    # AMAF: first[c] is the player who first played point c below the node being updated.
-    first = bytearray(len(field.live))
-    for code in reversed(played):
-        first[code >> 2] = code & 3
     for depth in range(len(path) - 1, -1, -1):
         n = path[depth]
         n.visits += 1

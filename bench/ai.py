@@ -21,6 +21,7 @@ Run: python bench/ai.py [--games N[,M]] [--workers W] [--size 10|39x32[,20]] [--
        [--set medium.iterations=400 --set easy.rescues=0]   (to try a level's settings)
        [--like hard2=hard --set hard2.reuse=0 --pairs hard-hard2]   (a level against a variant)
        [--baseline REF [--speed-seconds 3]]   (playouts per second against another commit)
+       [--old REF]   (old-hard is hard as it was at commit REF: the new hard against the last)
    hard against old-hard, in one run (one pool of workers, the long 20x20 games first):
                   python bench/ai.py --pairs hard-old-hard --seconds 1 --size 20,10 --games 40,100
 """
@@ -44,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from baseline import OLD_SEARCH, ROOT, Tree, checkout, interleaved, ratio
 
 import ai
+import ai.kernel
 from ai import book
 from engine import Action, Game, Player, Start
 
@@ -90,8 +92,10 @@ def play(
     rng = random.Random(seed * 7919 + number)
     timings: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
-    # The old search's process is started (and has imported its packages) before any clock runs.
+    # The old search's process is started (and has imported its packages) before any clock
+    # runs, and this tree's compiled kernel is loaded (compiled at the first game).
     old = _old_tree(old_search) if OLD in levels.values() and old_search is not None else None
+    ai.kernel.warm_up(wait=True)
     moves = 0
     while not game.is_over:
         mover = game.to_move
@@ -212,6 +216,12 @@ def main() -> None:
     parser.add_argument(
         "--baseline", metavar="REF", help="playouts per second against this git commit too"
     )
+    parser.add_argument(
+        "--old",
+        metavar="REF",
+        default=OLD_SEARCH,
+        help=f"the commit whose hard plays old-hard (default {OLD_SEARCH}; e.g. the last hard)",
+    )
     parser.add_argument("--progress", action="store_true", help="a line per game as it ends")
     parser.add_argument("--record", type=Path, help="a JSON line a game; a rerun resumes")
     parser.add_argument("--every", type=int, default=0, help="a table every N games")
@@ -252,7 +262,7 @@ def main() -> None:
     with ExitStack() as trees:
         old_search = None
         if args.speed_sizes or any(OLD in pair for pair in pairs):
-            old_search = trees.enter_context(checkout(OLD_SEARCH))
+            old_search = trees.enter_context(checkout(args.old))
         if args.speed_sizes:
             assert old_search is not None
             baseline = None
@@ -285,6 +295,8 @@ def play_matches(
     started = time.perf_counter()
     outcomes: dict[tuple[str, str, str], list[GameOutcome]] = defaultdict(list)
     settings = {"seed": args.seed, "seconds": args.seconds, "start": args.start, "set": args.set}
+    if args.old != OLD_SEARCH:
+        settings["old"] = args.old
     recorded = _recorded(args.record, settings) if args.record else {}
     for outcome in recorded.values():
         outcomes[(outcome.size, outcome.strong, outcome.weak)].append(outcome)
@@ -360,6 +372,7 @@ def move_times(size: str, positions: int = 3) -> None:
     """Print each level's seconds a move on a ``size`` board, in random positions after 0,
     100, 300 and 600 random dots (the level's own budget and time cap, as in the bot)."""
     width, height = (int(n) for n in size.split("x"))
+    ai.kernel.warm_up(wait=True)  # the steady state: the compiled kernel loaded
     print(f"seconds a move on {size}, {positions} positions each (max / mean)")
     print(f"{'dots':>5} " + " ".join(f"{name:>15}" for name in ai.LEVELS))
     rng = random.Random(5)

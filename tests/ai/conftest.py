@@ -6,7 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from ai import trees
+from ai import kernel, trees
+
+
+@pytest.fixture(autouse=True, scope="session")
+def compiled_kernel_ready() -> None:
+    """The compiled kernel loaded (or compiled) before the first search, where numba is
+    installed: a search then plays the same playouts from its first move to its last."""
+    kernel.warm_up(wait=True)
 
 
 @pytest.fixture(autouse=True)
