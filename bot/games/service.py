@@ -15,7 +15,9 @@ names their use-cases as its own:
 - ``ComputerGames`` (bot/games/computer_games.py): games against the computer, its moves, undo;
 - ``Rematches`` (bot/games/rematch.py): rematches;
 - ``Stickers`` (bot/games/sticker_cases.py): the stickers each action earns; the sticker book;
-- ``Queries`` (bot/games/queries.py): games, leaderboards, stats, history, replays.
+- ``Queries`` (bot/games/queries.py): games, leaderboards, stats, history, replays;
+- ``Tournaments`` (bot/games/tournaments.py, its rounds in bot/games/tournament_rounds.py):
+  Swiss and round-robin tournaments, whose games end their rounds (a commit hook).
 
 What follows the commit of an action is the core's ordered list of commit hooks, set here:
 before the write, the stickers it earned (stored in its transaction); after it, the clocks
@@ -35,12 +37,14 @@ from bot.games.computer import Thinker
 from bot.games.computer_games import ComputerGames
 from bot.games.core import CoreOptions, GameCore, utc_now
 from bot.games.events import EventBus
+from bot.games.models import TimedOut
 from bot.games.play import Play
 from bot.games.queries import Queries
 from bot.games.rematch import Rematches
 from bot.games.settings import Settings
 from bot.games.sticker_cases import Stickers
 from bot.games.takebacks import Takebacks
+from bot.games.tournaments import Tournaments
 from bot.storage import Store
 from bot.storage.timer_repository import TimerRepository
 
@@ -76,7 +80,13 @@ class GameService:
         self.rematches = Rematches(core, self.challenges, self.computer, self.queries)
         self.stickers = Stickers(core)
         core.before_commit[:] = [self.stickers.earn]
-        core.after_commit[:] = [core.wake_clocks, self.computer.take_turn]
+        self.tournaments = Tournaments(core, self.challenges, self.play)
+        core.after_commit[:] = [
+            core.wake_clocks,
+            self.computer.take_turn,
+            self.tournaments.rounds.game_ended,
+        ]
+        core.events.subscribe(self.tournaments.rounds.on_timed_out, TimedOut)
 
         # The use-cases, by collaborator (the adapters call them on the service).
         self.subscribe = core.events.subscribe
@@ -141,6 +151,22 @@ class GameService:
         self.month_standing = self.queries.month_standing
         self.stats = self.queries.stats
         self.history = self.queries.history
+
+        self.create_tournament = self.tournaments.create
+        self.join_tournament = self.tournaments.join
+        self.leave_tournament = self.tournaments.leave
+        self.start_tournament = self.tournaments.start
+        self.withdraw_from_tournament = self.tournaments.withdraw
+        self.tournament = self.tournaments.tournament
+        self.list_tournaments = self.tournaments.tournaments
+        self.tournament_pairings = self.tournaments.tournament_pairings
+        self.tournament_standings = self.tournaments.tournament_standings
+        self.set_tournament_messages = self.tournaments.set_tournament_messages
+        self.tournament_rule = self.tournaments.rule
+        self.set_tournament_rule = self.tournaments.set_rule
+        self.advance_tournament = self.tournaments.rounds.advance
+        self.tournament_news = self.tournaments.rounds.news
+        self.repair_tournaments = self.tournaments.rounds.repair
 
     @classmethod
     async def open(

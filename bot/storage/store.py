@@ -7,7 +7,8 @@ opened, and its repositories, one per aggregate, in SQLAlchemy Core.
 - ``settings``: server and player settings and languages (``bot.storage.settings``);
 - ``stickers``: the stickers earned (``bot.storage.stickers``);
 - ``takebacks``: takeback requests (``bot.storage.takebacks``);
-- ``timers``: the timers and the outbox (``bot.storage.timer_repository``).
+- ``timers``: the timers and the outbox (``bot.storage.timer_repository``);
+- ``tournaments``: tournaments, their entrants and pairings (``bot.storage.tournaments``).
 
 Each public coroutine of a repository is one transaction (``db.transaction()``) or one read
 (``db.reading()``). A write that spans aggregates stays one transaction: the repository that
@@ -44,6 +45,7 @@ from bot.storage.settings import SettingsRepository
 from bot.storage.stickers import StickerRepository
 from bot.storage.takebacks import TakebackRepository
 from bot.storage.timer_repository import TimerRepository, deadline_wake
+from bot.storage.tournaments import TournamentRepository
 
 _PLACEHOLDER = re.compile(r"\?")
 
@@ -65,6 +67,7 @@ class Store:
         )
         self.challenges = ChallengeRepository(db, timers=self.timers)
         self.takebacks = TakebackRepository(db, games=self.games, timers=self.timers)
+        self.tournaments = TournamentRepository(db, timers=self.timers)
         self._one_off: AsyncConnection | None = None
 
     @property

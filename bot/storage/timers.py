@@ -33,6 +33,7 @@ class PostKind(enum.StrEnum):
     REMINDER = "reminder"  # the player to move is reminded
     EXPIRED = "expired"  # a challenge expired
     COMPUTER = "computer"  # the computer's move
+    TOURNAMENT = "tournament"  # a tournament's round paired (seq), its end, or its cancelling
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).
