@@ -162,6 +162,7 @@ class GameService:
         self.tournament_pairings = self.tournaments.tournament_pairings
         self.tournament_standings = self.tournaments.tournament_standings
         self.set_tournament_messages = self.tournaments.set_tournament_messages
+        self.is_tournament_game = self.tournaments.is_tournament_game
         self.tournament_rule = self.tournaments.rule
         self.set_tournament_rule = self.tournaments.set_rule
         self.advance_tournament = self.tournaments.rounds.advance

@@ -333,6 +333,10 @@ class Tournaments:
         entrants = await store.entrants(tournament_id)
         return standings(Format(row.format), seeded(entrants), await store.pairings(tournament_id))
 
+    async def is_tournament_game(self, *, game_id: int) -> bool:
+        """Whether a game is played for a tournament's pairing."""
+        return await self.core.store.tournaments.pairing_of_game(game_id) is not None
+
     async def set_tournament_messages(
         self, *, tournament_id: int, thread_id: int | None = None, message_id: int | None = None
     ) -> None:

@@ -120,6 +120,7 @@ async def test_a_swiss_pairs_each_round_once_its_last_game_ends(running: Any) ->
     assert_colours_balanced(everything)
     assert len({b.pink_id for b in everything if b.is_bye}) == 3  # three different byes
     # One post per step: round 1 paired, rounds 1 and 2 closed with the next paired, the end.
+    await eventually(lambda: len(news) == 4)
     assert [(n.closed, n.paired) for n in news] == [(0, 1), (1, 2), (2, 3), (3, 0)]
     lines = await service.tournament_standings(tournament_id=made.tournament_id)
     assert sum(line.points for line in lines) == 9 + 3  # 3 games a round, plus the byes
