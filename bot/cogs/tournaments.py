@@ -57,9 +57,9 @@ FORMAT_CHOICES = [
     app_commands.Choice(name=N_("round robin"), value=Format.ROUND_ROBIN.value),
 ]
 BYE_CHOICES = [
-    app_commands.Choice(name="1", value="1"),
-    app_commands.Choice(name="½", value="0.5"),
-    app_commands.Choice(name="0", value="0"),
+    app_commands.Choice(name=N_("a win: 1 point"), value="1"),
+    app_commands.Choice(name=N_("a draw: ½ point"), value="0.5"),
+    app_commands.Choice(name=N_("nothing: 0 points"), value="0"),
 ]
 EVENT_NAMES = {TournamentNews: "dots_tournament"}
 

@@ -40,7 +40,7 @@ OPEN_RANGE = range(1, 21)
 """How many open tournaments a server may allow at once."""
 BYE_POINTS = (0.0, 0.5, 1.0)
 ROUND_LENGTH = (timedelta(hours=1), timedelta(days=60))
-REGISTRATION = (timedelta(minutes=1), timedelta(days=30))
+REGISTRATION = (timedelta(hours=1), timedelta(days=30))
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,4 +390,4 @@ def _check_plan(plan: TournamentPlan) -> None:
     if plan.registration is not None:
         low, high = REGISTRATION
         if not low <= plan.registration <= high:
-            raise TournamentRefused(N_("registration lasts from 1 minute to 30 days"))
+            raise TournamentRefused(N_("registration lasts from 1 hour to 30 days"))
