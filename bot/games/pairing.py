@@ -8,14 +8,28 @@ the library's White. Players are given to it by their starting number (``seed``)
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
+import multiprocessing
+import signal
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from enum import StrEnum
 
 from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
 
 from bot.storage.rows import PairingRow
+
+log = logging.getLogger(__name__)
+
+# Fields this small are paired in-process (milliseconds); larger ones in a worker process: the
+# library's Dutch pairing matches by networkx's pure-Python maximum weight matching, seconds
+# for 64 players and minutes for 256 (bench/tournament.py), which must not stall the bot.
+IN_PROCESS = 16
 
 
 class Format(StrEnum):
@@ -158,3 +172,49 @@ def _sides(row: PairingRow, bye_points: float) -> list[tuple[int, int | None, fl
         (row.pink_id, row.blue_id, row.pink_points or 0.0, "white" if played else "none"),
         (row.blue_id, row.pink_id, row.blue_points or 0.0, "black" if played else "none"),
     ]
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot's own process handles Ctrl-C
+
+
+class Pairer:
+    """Pairs rounds off the event loop: small fields at once, larger ones in one worker
+    process (started on first use)."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def pair(
+        self,
+        format_: Format,
+        players: Sequence[Seeded],
+        history: Sequence[PairingRow],
+        **round_: int | float,
+    ) -> list[Board]:
+        """``pair_round`` (the same arguments), in the worker for a large field.
+
+        Raises:
+            PairingFailed: see ``pair_round``.
+        """
+        call = functools.partial(pair_round, format_, list(players), list(history), **round_)  # type: ignore[arg-type]
+        if len(players) <= IN_PROCESS:
+            return call()
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupts,
+            )
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        except BrokenProcessPool:
+            log.warning("the pairing worker died; pairing in a thread")
+            self.close()
+            return await asyncio.to_thread(call)
+
+    def close(self) -> None:
+        """Stop the worker (a pairing under way is dropped; its step is retried)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -183,8 +183,10 @@ class GameService:
         return cls(await Store.open(path), now=now, rng=rng, owns=owns)
 
     async def close(self) -> None:
-        """Stop the computer's worker, then close the database (after stopping the clocks)."""
+        """Stop the computer's and the pairing's workers, then close the database (after
+        stopping the clocks)."""
         self.computer.close()
+        self.tournaments.rounds.pairer.close()
         await self.core.store.close()
 
     async def claim_one_off_jobs(self) -> bool:

@@ -24,9 +24,9 @@ from bot.games.models import ClockChange, GameOptions, TimedOut
 from bot.games.pairing import (
     Board,
     Format,
+    Pairer,
     PairingFailed,
     Seeded,
-    pair_round,
     round_robin_rounds,
 )
 from bot.games.standings import Decision, Outcome, decide, standings
@@ -80,6 +80,7 @@ class TournamentRounds:
     def __init__(self, core: GameCore, new_game_row: NewGameRow) -> None:
         self.core = core
         self.new_game_row = new_game_row
+        self.pairer = Pairer()
 
     # -- what moves the timer -----------------------------------------------------------------
 
@@ -268,7 +269,7 @@ class TournamentRounds:
             for p in players
         ]
         try:
-            boards = pair_round(
+            boards = await self.pairer.pair(
                 fmt,
                 marked,
                 history,

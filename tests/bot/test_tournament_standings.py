@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from bot.games.pairing import Format, Seeded, pair_round, round_robin_rounds
+from bot.games.pairing import Format, Pairer, Seeded, pair_round, round_robin_rounds
 from bot.games.standings import Decision, Outcome, decide, format_points, standings
 from bot.storage.rows import PairingRow
 
@@ -177,3 +177,15 @@ def test_a_256_player_round_is_paired_within_seconds() -> None:
     boards = pair_round(Format.SWISS, field, [], round_=1, rounds=8)
     assert len(boards) == 128
     assert time.perf_counter() - started < 10
+
+
+async def test_a_large_field_is_paired_in_the_worker_process_like_in_process() -> None:
+    field = players(*(2000 - i for i in range(20)))
+    history = _play_swiss(20, 1)
+    pairer = Pairer()
+    try:
+        boards = await pairer.pair(Format.SWISS, field, history, round_=2, rounds=3)
+        assert pairer._pool is not None  # twenty players: off the event loop
+    finally:
+        pairer.close()
+    assert boards == pair_round(Format.SWISS, field, history, round_=2, rounds=3)
