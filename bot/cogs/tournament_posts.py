@@ -30,6 +30,7 @@ from bot.cogs.starts import open_game_thread
 from bot.games import GameView
 from bot.games.pairing import Format
 from bot.games.standings import Outcome, Standing, format_points
+from bot.games.stickers import Sticker, new_sticker_line
 from bot.games.tournament_models import Pairing, Tournament, TournamentNews
 from bot.i18n import N_, SOURCE, _, ngettext, translate
 from renderer.standings import MAX_ROWS, standings_png
@@ -329,18 +330,13 @@ async def deliver(bot: GameBot, news: TournamentNews) -> None:
             )
     if news.is_over and news.standings:
         winner = news.standings[0].user_id
-        await send(
-            where,
-            translate(
-                locale,
-                _(
-                    "Tournament #{id} is over. The winner: <@{user}>!",
-                    id=tournament.tournament_id,
-                    user=winner,
-                ),
-            ),
-            nonce=nonce(),
+        over = _(
+            "Tournament #{id} is over. The winner: <@{user}>!",
+            id=tournament.tournament_id,
+            user=winner,
         )
+        sticker = new_sticker_line(Sticker.TOURNAMENT_WIN, first_ever=False, locale=locale)
+        await send(where, f"{translate(locale, over)}\n<@{winner}>: {sticker}", nonce=nonce())
 
 
 def _mentioned(post: str) -> list[str]:

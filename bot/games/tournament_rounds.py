@@ -30,6 +30,7 @@ from bot.games.pairing import (
     round_robin_rounds,
 )
 from bot.games.standings import Decision, Outcome, decide, standings
+from bot.games.stickers import Sticker
 from bot.games.tournament_models import (
     TournamentNews,
     pairing_value,
@@ -42,6 +43,7 @@ from bot.storage.rows import (
     GameRow,
     GameStatus,
     PairingRow,
+    StickerRow,
     TournamentRow,
     TournamentStatus,
 )
@@ -248,9 +250,31 @@ class TournamentRounds:
         players = seeded(entrants)
         active = [p for p in players if not _is_out(p, by_user, row.round + 1)]
         last = row.round >= row.rounds
-        if last or (row.format == Format.SWISS and len(active) < 2):
-            return step
-        return await self._pair(row, players, by_user, history, step, round_=row.round + 1)
+        if not (last or (row.format == Format.SWISS and len(active) < 2)):
+            step = await self._pair(row, players, by_user, history, step, round_=row.round + 1)
+        if step.new_status == TournamentStatus.OVER:
+            await self._crown(row, players, history, step)
+        return step
+
+    async def _crown(
+        self, row: TournamentRow, players: list[Seeded], history: list[PairingRow], step: Step
+    ) -> None:
+        """The winner's sticker, stored with the tournament's last step: on their last game
+        of it (a sticker belongs to a game), none if they played no game."""
+        lines = standings(Format(row.format), players, history)
+        if not lines:
+            return
+        winner = lines[0].user_id
+        played = [h for h in history if h.game_id is not None and winner in (h.pink_id, h.blue_id)]
+        if not played:
+            return
+        last = max(played, key=lambda h: (h.round, h.board))
+        assert last.game_id is not None
+        game = await self.core.store.games.game(last.game_id)
+        seq = 0 if game is None else game.moves
+        step.stickers.append(
+            StickerRow(winner, Sticker.TOURNAMENT_WIN, last.game_id, row.guild_id, seq, step.at)
+        )
 
     async def _pair(
         self,

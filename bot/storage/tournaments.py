@@ -5,8 +5,9 @@ a round closes and the next is paired, the last round closes. Each step is one t
 it claims the tournament's timer (when a timer fires it, ``bot.storage.timers``), checks the
 tournament is still where the step was computed from, writes the closing round's points, the
 new round's pairings with their games (and the games' timers), moves the tournament's timer and
-stores the post it owes. So a step happens once, however many processes race for it, and a
-kill before its commit leaves the timer for the next try: a round is never paired twice.
+stores the post it owes (at the end, the winner's sticker too). So a step happens once, however
+many processes race for it, and a kill before its commit leaves the timer for the next try: a
+round is never paired twice.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.storage.rows import (
     EntrantRow,
     GameRow,
     PairingRow,
+    StickerRow,
     TournamentRow,
     TournamentStatus,
 )
@@ -33,6 +35,7 @@ from bot.storage.schema import (
     tournaments,
 )
 from bot.storage.statements import insert_game
+from bot.storage.stickers import StickerRepository
 from bot.storage.timer_repository import TimerKind, TimerRepository
 from bot.storage.timers import current_claim
 from bot.storage.upsert import upsert
@@ -73,15 +76,19 @@ class Step:
     seeds: list[tuple[int, int, float]] = field(default_factory=list)  # user, seed, rating
     pairings: list[PairingRow] = field(default_factory=list)
     games: dict[int, GameRow] = field(default_factory=dict)
+    stickers: list[StickerRow] = field(default_factory=list)  # the winner's, at the end
 
 
 class TournamentRepository:
     """The ``tournaments``, ``tournament_entrants`` and ``tournament_pairings`` tables; a step
     also writes the games of a new round (``games``) and the timers."""
 
-    def __init__(self, db: Database, *, timers: TimerRepository) -> None:
+    def __init__(
+        self, db: Database, *, timers: TimerRepository, stickers: StickerRepository
+    ) -> None:
         self.db = db
         self.timers = timers
+        self.stickers = stickers
 
     # -- a server's rule ---------------------------------------------------------------------
 
@@ -327,6 +334,8 @@ class TournamentRepository:
                 values = {f.name: getattr(pairing, f.name) for f in fields(PairingRow)}
                 values["game_id"] = game_id
                 await conn.execute(insert(tournament_pairings).values(values))
+            if step.stickers:
+                await self.stickers.insert(conn, step.stickers)
             await self.timers.tournament_timer(
                 conn, tournament_id=step.tournament_id, guild_id=step.guild_id, due=step.timer_due
             )

@@ -125,6 +125,15 @@ async def test_a_swiss_pairs_each_round_once_its_last_game_ends(running: Any) ->
     lines = await service.tournament_standings(tournament_id=made.tournament_id)
     assert sum(line.points for line in lines) == 9 + 3  # 3 games a round, plus the byes
     assert news[-1].standings == tuple(lines)
+    # The winner's sticker, on their last game of the tournament.
+    crowned = await service.store.execute(
+        "SELECT user_id, game_id FROM stickers WHERE sticker = 'tournament_win'"
+    )
+    last = max(
+        (b for b in everything if b.game_id and lines[0].user_id in (b.pink_id, b.blue_id)),
+        key=lambda b: b.round,
+    )
+    assert crowned == [(lines[0].user_id, last.game_id)]
 
 
 async def test_a_double_round_robin_of_four_plays_six_rounds(running: Any) -> None:
