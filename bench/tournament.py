@@ -10,7 +10,8 @@ while a round opens its games' threads.
    50 ms; printed: the first answers' p50/p99 (from INTERACTION_CREATE sent to the bot's first
    response), how long the 32 threads took, and the 429s the fake answered.
 
-Run: python bench/tournament.py [--players 256] [--rounds 5] [--open 64]
+Run: python bench/tournament.py [--players 256] [--rounds 2] [--open 64] (a later round of 256
+players takes the library minutes: its matching is networkx's pure-Python one).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--players", type=int, default=256, help="players of the paired Swiss")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of the paired Swiss")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of the paired Swiss")
     parser.add_argument("--open", type=int, default=64, help="players of the round opened")
     args = parser.parse_args()
     times = pairing_times(args.players, args.rounds)

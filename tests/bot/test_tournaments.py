@@ -281,11 +281,11 @@ async def test_registration_closing_with_one_entrant_cancels(running: Any) -> No
     assert news[0].is_cancelled
 
 
-async def test_two_processes_racing_make_each_step_once(tmp_path: Path) -> None:
-    """Two services on one database fire the same due tournament timer at once: round 1 is
-    paired once, its games made once."""
+async def test_two_processes_racing_make_each_step_once(database: str | Path) -> None:
+    """Two services on one database (SQLite, PostgreSQL) fire the same due tournament timer at
+    once: round 1 is paired once, its games made once."""
     clock = FakeTime()
-    db = tmp_path / "dots.sqlite3"
+    db = database
     one, two = await open_service(db, clock), await open_service(db, clock)
     clocks = [Clocks(one, sleep=clock.sleep), Clocks(two, sleep=clock.sleep)]
     try:
