@@ -32,7 +32,7 @@ from bot.cogs.options import (
 )
 from bot.cogs.outcomes import announce
 from bot.cogs.persistent import CustomId, PersistentItem
-from bot.cogs.posts import create_thread, fit_list
+from bot.cogs.posts import create_thread, edit_message, fit_list
 from bot.cogs.tournament_posts import (
     ThreadPacer,
     announcement_text,
@@ -106,8 +106,9 @@ class Tournaments(
             tournament.channel_id, guild_id=tournament.guild_id
         )
         try:
-            await channel.get_partial_message(tournament.message_id).edit(
-                content=announcement_text(tournament, locale),
+            await edit_message(
+                channel.get_partial_message(tournament.message_id),
+                announcement_text(tournament, locale),
                 view=entry_view(tournament.tournament_id, locale=locale, disabled=True),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -465,8 +466,9 @@ async def refresh(bot: GameBot, tournament: Tournament) -> None:
     locale = await bot.locales.of_guild(tournament.guild_id)
     channel = bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
     try:
-        await channel.get_partial_message(tournament.message_id).edit(
-            content=announcement_text(tournament, locale),
+        await edit_message(
+            channel.get_partial_message(tournament.message_id),
+            announcement_text(tournament, locale),
             view=entry_view(tournament.tournament_id, locale=locale),
             allowed_mentions=discord.AllowedMentions.none(),
         )
