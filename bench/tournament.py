@@ -90,7 +90,7 @@ async def responsiveness(players: int, database: Path) -> None:
                 latencies: list[float] = []
 
                 def opened() -> int:
-                    return len(fake.threads()) - before - 1  # the tournament's own thread
+                    return len(fake.threads()) - before  # the tournament's own came before
 
                 n = 0
                 while opened() < games and time.perf_counter() - began < 120:
