@@ -140,7 +140,7 @@ class DotsBot(GameBot):
         for cog_class in COGS:
             await self.add_cog(cog_class(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self._service.subscribe(self.dispatch_event)
+        self._service.subscribe(self.dispatch_event, *EVENT_NAMES)
         # Posts owed by changes committed before a crash (their nonces keep them single).
         resent = await self.outbox.start()
         if resent:

@@ -193,6 +193,15 @@ def _full_page(pen: Pen) -> None:
     pen.dots(blue, "blue", 0.1)
 
 
+def _tournament_win(pen: Pen) -> None:
+    # A cup: a pink bowl of dots on a stem, a blue dot on each handle.
+    bowl = [(-0.6, -0.6), (0.6, -0.6), (0.42, 0.0), (0.0, 0.24), (-0.42, 0.0)]
+    pen.base(bowl, "pink", 0.12)
+    pen.line([(0.0, 0.24), (0.0, 0.62)], "ink", 3.0)
+    pen.line([(-0.36, 0.7), (0.36, 0.7)], "ink", 3.0)
+    pen.dots([(-0.84, -0.42), (0.84, -0.42)], "blue", 0.12)
+
+
 def _unknown(pen: Pen) -> None:
     pen.ring([(0.0, -0.8), (0.8, 0.0), (0.0, 0.8), (-0.8, 0.0)], "ink", 2.0)
     pen.dot(0, 0, "pink", 0.2)
@@ -208,6 +217,7 @@ EMBLEMS: dict[str, Callable[[Pen], None]] = {
     "comeback": _comeback,
     "win_after_stop": _win_after_stop,
     "full_page": _full_page,
+    "tournament_win": _tournament_win,
 }
 
 

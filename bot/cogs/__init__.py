@@ -4,8 +4,8 @@ One module per feature, each with its cog, its buttons and the words only it use
 ``play`` (/move, /end, /resign, /board, /games and their confirmations), ``challenges``
 (/challenge and its buttons), ``computer`` (/play-computer, /undo), ``rematch``,
 ``takebacks``, ``stickers``, ``review`` (/review, /puzzle), ``info`` (reading commands),
-``admin`` (/dots-admin),
-``events`` (what the service publishes) and ``start_repair`` (the starts a kill interrupted).
+``admin`` (/dots-admin), ``events`` (what the service publishes), ``start_repair`` (the starts a
+kill interrupted) and ``tournaments`` (/tournament, its buttons and posts).
 What they share are small modules named for their job: ``client`` (the bot as the cogs see
 it), ``locales`` (the languages), ``interactions`` (deferral, answers, refusals),
 ``in_game`` (the table of in-game actions, finding a game, the "which game?" menu),
@@ -20,7 +20,8 @@ pyproject.toml hold every other module to that.
 from bot.cogs.admin import Admin
 from bot.cogs.challenges import ChallengeButton, Challenges
 from bot.cogs.computer import Computer
-from bot.cogs.events import EVENT_NAMES, Events
+from bot.cogs.events import EVENT_NAMES as GAME_EVENTS
+from bot.cogs.events import Events
 from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
 from bot.cogs.play import ConfirmButton, Play
@@ -29,16 +30,19 @@ from bot.cogs.review import Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
+from bot.cogs.tournaments import EVENT_NAMES as TOURNAMENT_EVENTS
+from bot.cogs.tournaments import EntryButton, Tournaments
 
-COGS = (Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review)
+COGS = (
+    Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review,
+    Tournaments,
+)  # fmt: skip
 DYNAMIC_ITEMS = (
-    ChallengeButton,
-    ConfirmButton,
-    GamePicker,
-    RematchButton,
-    TakebackButton,
-    ReviewButton,
-)
+    ChallengeButton, ConfirmButton, GamePicker, RematchButton, TakebackButton, ReviewButton,
+    EntryButton,
+)  # fmt: skip
+# The name each service event is dispatched under (a listener ``on_<name>`` receives it).
+EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS}
 
 __all__ = [
     "COGS",
@@ -54,4 +58,5 @@ __all__ = [
     "StartRepair",
     "Stickers",
     "Takebacks",
+    "Tournaments",
 ]

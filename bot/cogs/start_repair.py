@@ -80,8 +80,8 @@ async def finish_starts(bot: GameBot, *, before: datetime) -> int:
             )
             done += 1
     for view in await service.unstarted_games():
-        if view.started >= before:
-            continue
+        if view.started >= before or await service.is_tournament_game(game_id=view.game_id):
+            continue  # a tournament's games are started by its round's post (the outbox)
         message = shown.get(view.game_id)
         if message is None and view.challenge_id is not None:
             challenge = await service.get_challenge(view.challenge_id)

@@ -29,6 +29,8 @@ from bot.games.models import (
     TimedOut,
 )
 from bot.games.service import GameService
+from bot.games.tournament_models import TournamentNews
+from bot.games.tournaments import NoSuchTournament
 from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TimerRow
 from bot.storage.timer_repository import TimerKind
 from bot.storage.timers import PostKind, owing
@@ -67,9 +69,17 @@ async def _fire_challenge(service: GameService, timer: TimerRow, now: datetime) 
     return Firing(PostKind.EXPIRED, lambda: service.expire(challenge_id=timer.ref_id))
 
 
+async def _fire_tournament(service: GameService, timer: TimerRow, now: datetime) -> Firing | None:
+    """A tournament's next step: registration closing, or its round's end or deadline."""
+    return Firing(
+        PostKind.TOURNAMENT, lambda: service.advance_tournament(tournament_id=timer.ref_id)
+    )
+
+
 TIMERS: dict[str, Fire] = {
     TimerKind.GAME: _fire_game,
     TimerKind.CHALLENGE: _fire_challenge,
+    TimerKind.TOURNAMENT: _fire_tournament,
 }
 """What fires each kind of timer."""
 
@@ -142,12 +152,26 @@ class PostEntry:
     rebuild: Rebuild
 
 
+async def _tournament(service: GameService, row: PostRow) -> Event | None:
+    """A tournament's step (``seq``: the round it paired; the last round or 0 when it paired
+    none), read back as it is now."""
+    tournament = await service.tournament(tournament_id=row.ref_id)
+    seq = row.seq or 0
+    if seq == 0 or (seq == tournament.round and not tournament.is_open):
+        closed, paired = seq, 0
+    else:
+        closed, paired = seq - 1, seq
+    news = await service.tournament_news(row.ref_id, closed=closed, paired=paired)
+    return news  # type: ignore[return-value]
+
+
 POSTS: dict[str, PostEntry] = {
     PostKind.TIME_OUT: PostEntry(TimedOut, _time_out),
     PostKind.REMINDER: PostEntry(Reminder, _reminder),
     PostKind.EXPIRED: PostEntry(ChallengeExpired, _expired),
     PostKind.COMPUTER: PostEntry(ComputerMoved, _computer),
     PostKind.ACTION: PostEntry(ActionTaken, _action_taken),
+    PostKind.TOURNAMENT: PostEntry(TournamentNews, _tournament),
 }
 """What each kind of post publishes."""
 
@@ -162,5 +186,5 @@ async def rebuilt_event(service: GameService, row: PostRow) -> Event | None:
     entry = POSTS[row.kind]
     try:
         return await entry.rebuild(service, row)
-    except (NoSuchGame, NoSuchChallenge):
+    except (NoSuchGame, NoSuchChallenge, NoSuchTournament):
         return None

@@ -18,6 +18,8 @@ names their use-cases as its own:
 - ``Queries`` (bot/games/queries.py): games, leaderboards, stats, history, replays;
 - ``Reviews`` (bot/games/reviews.py): the computer's review of a finished game;
 - ``Puzzles`` (bot/games/puzzles.py): puzzles given, answered and mined, streaks.
+- ``Tournaments`` (bot/games/tournaments.py, its rounds in bot/games/tournament_rounds.py):
+  Swiss and round-robin tournaments, whose games end their rounds (a commit hook).
 
 What follows the commit of an action is the core's ordered list of commit hooks, set here:
 before the write, the stickers it earned (stored in its transaction); after it, the clocks
@@ -37,6 +39,7 @@ from bot.games.computer import Thinker
 from bot.games.computer_games import ComputerGames
 from bot.games.core import CoreOptions, GameCore, utc_now
 from bot.games.events import EventBus
+from bot.games.models import TimedOut
 from bot.games.play import Play
 from bot.games.puzzles import Puzzles
 from bot.games.queries import Queries
@@ -45,6 +48,7 @@ from bot.games.reviews import Reviewer, Reviews
 from bot.games.settings import Settings
 from bot.games.sticker_cases import Stickers
 from bot.games.takebacks import Takebacks
+from bot.games.tournaments import Tournaments
 from bot.storage import Store
 from bot.storage.timer_repository import TimerRepository
 
@@ -84,7 +88,13 @@ class GameService:
         self.puzzles = Puzzles(core)
         self.reviews = Reviews(core, self.queries, self.puzzles, reviewer=reviewer)
         core.before_commit[:] = [self.stickers.earn]
-        core.after_commit[:] = [core.wake_clocks, self.computer.take_turn]
+        self.tournaments = Tournaments(core, self.challenges, self.play)
+        core.after_commit[:] = [
+            core.wake_clocks,
+            self.computer.take_turn,
+            self.tournaments.rounds.game_ended,
+        ]
+        core.events.subscribe(self.tournaments.rounds.on_timed_out, TimedOut)
 
         # The use-cases, by collaborator (the adapters call them on the service).
         self.subscribe = core.events.subscribe
@@ -158,6 +168,23 @@ class GameService:
         self.answer_puzzle = self.puzzles.answer
         self.puzzle_streak = self.puzzles.streak
 
+        self.create_tournament = self.tournaments.create
+        self.join_tournament = self.tournaments.join
+        self.leave_tournament = self.tournaments.leave
+        self.start_tournament = self.tournaments.start
+        self.withdraw_from_tournament = self.tournaments.withdraw
+        self.tournament = self.tournaments.tournament
+        self.list_tournaments = self.tournaments.tournaments
+        self.tournament_pairings = self.tournaments.tournament_pairings
+        self.tournament_standings = self.tournaments.tournament_standings
+        self.set_tournament_messages = self.tournaments.set_tournament_messages
+        self.is_tournament_game = self.tournaments.is_tournament_game
+        self.tournament_rule = self.tournaments.rule
+        self.set_tournament_rule = self.tournaments.set_rule
+        self.advance_tournament = self.tournaments.rounds.advance
+        self.tournament_news = self.tournaments.rounds.news
+        self.repair_tournaments = self.tournaments.rounds.repair
+
     @classmethod
     async def open(
         cls,
@@ -172,10 +199,11 @@ class GameService:
         return cls(await Store.open(path), now=now, rng=rng, owns=owns)
 
     async def close(self) -> None:
-        """Stop the computer's and the reviews' workers, then close the database (after
-        stopping the clocks)."""
+        """Stop the computer's, the reviews' and the pairing's workers, then close the database
+        (after stopping the clocks)."""
         self.computer.close()
         self.reviews.close()
+        self.tournaments.rounds.pairer.close()
         await self.core.store.close()
 
     async def claim_one_off_jobs(self) -> bool:

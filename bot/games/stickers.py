@@ -39,6 +39,7 @@ class Sticker(enum.StrEnum):
     COMEBACK = "comeback"
     WIN_AFTER_STOP = "win_after_stop"
     FULL_PAGE = "full_page"
+    TOURNAMENT_WIN = "tournament_win"  # earned by the tournament's step, not by a move
 
     @property
     def label(self) -> str:
@@ -79,6 +80,7 @@ _WORDS: dict[Sticker, tuple[str, str]] = {
     Sticker.COMEBACK: (N_("Comeback"), N_("Win a game in which you were behind.")),
     Sticker.WIN_AFTER_STOP: (N_("Stopped short"), N_("Win after your opponent's stop.")),
     Sticker.FULL_PAGE: (N_("Full page"), N_("Play a game to its end on the full 39x32 page.")),
+    Sticker.TOURNAMENT_WIN: (N_("Champion"), N_("Win a tournament.")),
 }
 
 

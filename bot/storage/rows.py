@@ -283,3 +283,89 @@ class PostRow:
 # is due this turn, else its deadline; None for a game with no clock running. The service
 # passes its rule in (``Store.wake``), as it passes the rating rules.
 WakeRule = Callable[[GameRow], float | None]
+
+
+# -- tournaments ---------------------------------------------------------------------
+
+
+class TournamentStatus(enum.StrEnum):
+    """Where a tournament stands; the values are what the tournaments table stores."""
+
+    REGISTERING = "registering"  # taking entrants
+    RUNNING = "running"  # its rounds are being played
+    OVER = "over"  # its last round closed
+    CANCELLED = "cancelled"  # registration closed with too few entrants
+
+
+@dataclass(slots=True)
+class TournamentRow:
+    """A row of ``tournaments`` (see migration 0010): its place, its format, the options of
+    its games (the games' own columns), its round length and where it stands."""
+
+    tournament_id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    creator_id: int
+    format: str
+    rounds: int
+    cycles: int
+    width: int
+    height: int
+    rules: str
+    start: str
+    clock: int
+    rated: bool
+    takebacks: bool
+    gc_total_ms: int | None
+    gc_increment_ms: int | None
+    round_seconds: int
+    registration_deadline: float | None
+    max_players: int
+    bye_points: float
+    status: TournamentStatus
+    round: int
+    round_deadline: float | None
+    created: float
+    started: float | None
+    finished: float | None
+
+    def __post_init__(self) -> None:
+        self.status = TournamentStatus(self.status)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether it still takes entrants or plays rounds (it counts to the server's limit)."""
+        return self.status in {TournamentStatus.REGISTERING, TournamentStatus.RUNNING}
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A row of ``tournament_entrants``: a player in a tournament; ``seed`` (the starting
+    number) and ``rating`` are drawn at its start; ``withdrawn_after`` the round after which
+    they withdrew (0: before the first; None: still playing)."""
+
+    tournament_id: int
+    user_id: int
+    joined: float
+    seed: int | None
+    rating: float | None
+    withdrawn_after: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    """A row of ``tournament_pairings``: one board of one round. ``blue_id`` None is a bye;
+    ``game_id`` the game played for it (None: a bye or a forfeit without a game); the points
+    and ``outcome`` (a ``bot.games.tournament_rules.Outcome``) once decided."""
+
+    tournament_id: int
+    round: int
+    board: int
+    pink_id: int
+    blue_id: int | None
+    game_id: int | None
+    pink_points: float | None = None
+    blue_points: float | None = None
+    outcome: str | None = None

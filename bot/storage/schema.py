@@ -275,3 +275,72 @@ puzzle_streaks = Table(
     Column("tried", Integer),
     Column("updated", Float),
 )
+
+# -- tournaments (0010) ----------------------------------------------------------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("tournament_id", BigInteger, primary_key=True),
+    Column("guild_id", BigInteger),
+    Column("channel_id", BigInteger),
+    Column("thread_id", BigInteger),
+    Column("message_id", BigInteger),
+    Column("creator_id", BigInteger),
+    Column("format", Text),
+    Column("rounds", Integer),
+    Column("cycles", Integer),
+    Column("width", Integer),
+    Column("height", Integer),
+    Column("rules", Text),
+    Column("start", Text),
+    Column("clock", Integer),
+    Column("rated", Boolean),
+    Column("takebacks", Boolean),
+    Column("gc_total_ms", BigInteger),
+    Column("gc_increment_ms", BigInteger),
+    Column("round_seconds", Integer),
+    Column("registration_deadline", Float),
+    Column("max_players", Integer),
+    Column("bye_points", Float),
+    Column("status", Text),
+    Column("round", Integer),
+    Column("round_deadline", Float),
+    Column("created", Float),
+    Column("started", Float),
+    Column("finished", Float),
+)
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("tournament_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("joined", Float),
+    Column("seed", Integer),
+    Column("rating", Float),
+    Column("withdrawn_after", Integer),
+)
+
+tournament_pairings = Table(
+    "tournament_pairings",
+    metadata,
+    Column("tournament_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("board", Integer, primary_key=True, autoincrement=False),
+    Column("pink_id", BigInteger),
+    Column("blue_id", BigInteger),
+    Column("game_id", BigInteger),
+    Column("pink_points", Float),
+    Column("blue_points", Float),
+    Column("outcome", Text),
+)
+
+tournament_settings = Table(
+    "tournament_settings",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("anyone_creates", Boolean),
+    Column("max_open", Integer),
+    Column("updated", Float),
+)

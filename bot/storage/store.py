@@ -9,7 +9,8 @@ opened, and its repositories, one per aggregate, in SQLAlchemy Core.
 - ``takebacks``: takeback requests (``bot.storage.takebacks``);
 - ``reviews``: the computer's reviews of games (``bot.storage.reviews``);
 - ``puzzles``: puzzles mined, given and answered, streaks (``bot.storage.puzzles``);
-- ``timers``: the timers and the outbox (``bot.storage.timer_repository``).
+- ``timers``: the timers and the outbox (``bot.storage.timer_repository``);
+- ``tournaments``: tournaments, their entrants and pairings (``bot.storage.tournaments``).
 
 Each public coroutine of a repository is one transaction (``db.transaction()``) or one read
 (``db.reading()``). A write that spans aggregates stays one transaction: the repository that
@@ -49,6 +50,7 @@ from bot.storage.settings import SettingsRepository
 from bot.storage.stickers import StickerRepository
 from bot.storage.takebacks import TakebackRepository
 from bot.storage.timer_repository import TimerRepository, deadline_wake
+from bot.storage.tournaments import TournamentRepository
 
 _PLACEHOLDER = re.compile(r"\?")
 
@@ -72,6 +74,7 @@ class Store:
         self.takebacks = TakebackRepository(db, games=self.games, timers=self.timers)
         self.reviews = ReviewRepository(db)
         self.puzzles = PuzzleRepository(db)
+        self.tournaments = TournamentRepository(db, timers=self.timers, stickers=self.stickers)
         self._one_off: AsyncConnection | None = None
 
     @property

@@ -27,9 +27,10 @@ from bot.storage.rows import (
     GameStatus,
     PostRow,
     TimerRow,
+    TournamentStatus,
     WakeRule,
 )
-from bot.storage.schema import outbox, timers
+from bot.storage.schema import outbox, timers, tournaments
 from bot.storage.statements import read_challenge, read_game
 from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, current_claim
 from bot.storage.upsert import upsert
@@ -65,6 +66,7 @@ class TimerKind(enum.StrEnum):
 
     GAME = "game"  # a game's clock: its reminder, then its time-out
     CHALLENGE = "challenge"  # a challenge's expiry
+    TOURNAMENT = "tournament"  # a tournament's next step: registration closes, a round ends
 
 
 def deadline_wake(row: GameRow) -> float | None:
@@ -81,7 +83,11 @@ class TimerRepository:
         self.wake = wake
         # When a timer of each kind is due, read from its row (None: it is over).
         self._due_by_kind: dict[str, Callable[[AsyncConnection, int], Awaitable[float | None]]]
-        self._due_by_kind = {TimerKind.GAME: self._game_due, TimerKind.CHALLENGE: _challenge_due}
+        self._due_by_kind = {
+            TimerKind.GAME: self._game_due,
+            TimerKind.CHALLENGE: _challenge_due,
+            TimerKind.TOURNAMENT: _tournament_due,
+        }
 
     async def _game_due(self, conn: AsyncConnection, game_id: int) -> float | None:
         game = await read_game(conn, game_id)
@@ -127,6 +133,18 @@ class TimerRepository:
         if claim is not None and claim.matches(TimerKind.CHALLENGE, stored.challenge_id):
             await self.claim(conn, claim, guild_id=stored.guild_id, seq=None)
         await self.clear(conn, TimerKind.CHALLENGE, stored.challenge_id)
+
+    async def tournament_timer(
+        self, conn: AsyncConnection, *, tournament_id: int, guild_id: int, due: float | None
+    ) -> None:
+        """Set (or with None delete) a tournament's timer, in the transaction of its change:
+        its registration's close, its round's deadline, or now (its round's last game ended,
+        its creator started it)."""
+        key = {"kind": TimerKind.TOURNAMENT.value, "ref_id": tournament_id}
+        if due is None:
+            await _CLEAR_TIMER.run(conn, key)
+        else:
+            await _SET_TIMER[self.db.dialect].run(conn, key | {"guild_id": guild_id, "due": due})
 
     async def clear(self, conn: AsyncConnection, kind: TimerKind, ref_id: int) -> None:
         """Delete a timer, in the caller's transaction."""
@@ -246,6 +264,24 @@ class TimerRepository:
 async def _challenge_due(conn: AsyncConnection, challenge_id: int) -> float | None:
     row = await read_challenge(conn, challenge_id)
     return row.expires if row is not None and row.status == ChallengeStatus.OPEN else None
+
+
+async def _tournament_due(conn: AsyncConnection, tournament_id: int) -> float | None:
+    found = (
+        await conn.execute(
+            select(tournaments.c.status, tournaments.c.registration_deadline,
+                   tournaments.c.round_deadline)
+            .where(tournaments.c.tournament_id == tournament_id)
+        )
+    ).first()  # fmt: skip
+    if found is None:
+        return None
+    status, registration, deadline = found
+    if status == TournamentStatus.REGISTERING:
+        return None if registration is None else float(registration)
+    if status == TournamentStatus.RUNNING:
+        return None if deadline is None else float(deadline)
+    return None
 
 
 def _shard_of(guild_id: Any, count: int) -> Any:

@@ -34,6 +34,7 @@ class PostKind(enum.StrEnum):
     EXPIRED = "expired"  # a challenge expired
     COMPUTER = "computer"  # the computer's move
     ACTION = "action"  # a player's move, end or resign (answering their interaction)
+    TOURNAMENT = "tournament"  # a tournament's round paired (seq), its end, or its cancelling
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).

@@ -624,6 +624,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
         commands = {cmd["name"]: cmd for cmd in puts[0].payload}  # type: ignore[union-attr]
         expected = {"challenge", "move", "end", "resign", "board", "games", "rules", "help"}
         expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
+        expected |= {"tournament"}
         expected |= {"play-computer", "undo", "takeback", "stickers", "review", "puzzle"}
         assert set(commands) == expected
 
@@ -902,6 +903,7 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
             r"dots:takeback:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
             r"(?::(?P<asked>[0-9]{1,12}))?"
         ),
+        "EntryButton": r"dots:tournament:(?P<action>join|leave):(?P<key>[0-9]+)",
     }
 
 

@@ -269,6 +269,7 @@ def test_ids_are_stable_and_every_sticker_has_words_and_an_emblem() -> None:
         "comeback",
         "win_after_stop",
         "full_page",
+        "tournament_win",
     ]
     assert len({s.label for s in Sticker}) == len(Sticker)
     assert all(s.description.endswith(".") for s in Sticker)

@@ -108,15 +108,15 @@ async def test_the_book_for_another_member_survives_a_restart(server: Server) ->
         game = await start_game(server, alice, bob, size="20x20")
         await moves(server, game.thread, CAPTURE, alice)
         empty = await (await fake.slash(carol, "stickers", channel=server.general)).reply()
-        assert "has 0 of 8" in empty.content
+        assert "has 0 of 9" in empty.content
     async with bot_on(fake, server.database):
         book = await (
             await fake.slash(carol, "stickers", channel=server.general, user=alice)
         ).reply()
     assert not book.is_ephemeral
-    assert "has 1 of 8" in book.content and "alice" in book.content
+    assert "has 1 of 9" in book.content and "alice" in book.content
     (picture,) = book.attachments
-    assert picture.is_png and decode_png(picture.data) == (832, 428)
+    assert picture.is_png and decode_png(picture.data) == (832, 606)  # three rows of cards
 
 
 async def test_the_book_of_a_bot_is_refused_privately(server: Server) -> None:

@@ -21,6 +21,7 @@ from tests.fakediscord.limits import (
     check_message,
     check_thread_name,
 )
+from tests.fakediscord.rate_limits import rate_limited
 from tests.fakediscord.records import HTTPError, Request, UploadedFile, json_response
 from tests.fakediscord.state import (
     DM,
@@ -413,6 +414,10 @@ class Rest(Gateway):
             raise HTTPError(403, 50013)
         body = record.json or {}
         check_thread_name(body.get("name"))
+        assert parent.guild_id is not None
+        wait = self.thread_limit.wait(parent.guild_id)
+        if wait > 0:
+            return rate_limited(wait)
         starter = (
             self._message(parent, int(match["message"]))
             if match.groupdict().get("message")
@@ -497,6 +502,7 @@ class Rest(Gateway):
             components=body.get("components") or [],
             attachments=self._attachments(record, body),
             flags=(body.get("flags") or 0) if flags is None else flags,
+            allowed_mentions=body.get("allowed_mentions"),
             interaction_id=interaction.id if interaction else None,
             webhook_id=self.application_id if interaction else None,
         )

@@ -7,6 +7,7 @@ the server and the drivers mutate these objects and tests read them back.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -222,6 +223,18 @@ class Message:
     reactions: list[str] = field(default_factory=list)
     # The payload before each edit, oldest first: lets tests see what a message used to say.
     history: list[dict[str, Any]] = field(default_factory=list)
+    # What the sender allowed to ping (None: Discord's default, every mention in the content).
+    allowed_mentions: dict[str, Any] | None = None
+
+    @property
+    def pinged(self) -> set[int]:
+        """The users this message notified: its user mentions that ``allowed_mentions`` let
+        through (Discord's rule: without it every mention pings)."""
+        mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", self.content)}
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in allowed.get("parse", []):
+            return mentioned
+        return mentioned & {int(u) for u in allowed.get("users", [])}
 
     @property
     def is_ephemeral(self) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord.faults import Fault, Faults
+from tests.fakediscord.rate_limits import ThreadLimit
 from tests.fakediscord.records import Request
 from tests.fakediscord.state import (
     DM,
@@ -51,6 +52,8 @@ class World:
         # Requests the fake has no route for: a gap in the fake, not the bot (assert it empty).
         self.unrouted: list[Request] = []
         self.faults = Faults()
+        # Discord's limit on creating threads in a server (429 past it).
+        self.thread_limit = ThreadLimit()
         self.interactions: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self.sessions: dict[str, Session] = {}
