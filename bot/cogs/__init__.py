@@ -7,6 +7,7 @@ One module per feature, each with its cog, its buttons and the words only it use
 ``events`` (what the service publishes) and ``start_repair`` (the starts a kill interrupted).
 What they share are small modules named for their job: ``client`` (the bot as the cogs see
 it), ``locales`` (the languages), ``interactions`` (deferral, answers, refusals),
+``card`` (the game card), ``picker`` (the point picker),
 ``in_game`` (the table of in-game actions, finding a game, the "which game?" menu),
 ``persistent`` (buttons that outlive a restart), ``names``, ``posting`` (pictures and posts
 in a game), ``outcomes`` (announcing an outcome), ``starts`` (a game's thread and first
@@ -17,11 +18,13 @@ pyproject.toml hold every other module to that.
 """
 
 from bot.cogs.admin import Admin
+from bot.cogs.card import CardButton, post_card
 from bot.cogs.challenges import ChallengeButton, Challenges
 from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES, Events
 from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
+from bot.cogs.picker import PickerMove, PickPoint
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton
 from bot.cogs.start_repair import StartRepair
@@ -29,7 +32,16 @@ from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
 
 COGS = (Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers)
-DYNAMIC_ITEMS = (ChallengeButton, ConfirmButton, GamePicker, RematchButton, TakebackButton)
+DYNAMIC_ITEMS = (
+    CardButton,
+    ChallengeButton,
+    ConfirmButton,
+    GamePicker,
+    PickPoint,
+    PickerMove,
+    RematchButton,
+    TakebackButton,
+)
 
 __all__ = [
     "COGS",
@@ -44,4 +56,5 @@ __all__ = [
     "StartRepair",
     "Stickers",
     "Takebacks",
+    "post_card",
 ]

@@ -166,7 +166,8 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
     refusal is awaited briefly, to be private from the start; see ``deferred_if_slow``)."""
     bot = bot_of(interaction)
     check_move(interaction, view, point)
-    here = in_game_channel(interaction, view)
+    # With game cards the new card is posted in the thread, not as this command's answer.
+    here = in_game_channel(interaction, view) and bot.post_card is None
     with bot.posts.pending(view.game_id):
         outcome, acknowledged = await deferred_if_slow(
             interaction,
