@@ -98,3 +98,12 @@ def cap_height(size: int) -> float:
     """The height in pixels of a capital letter of the pictures' font at ``size``."""
     _left, top, _right, bottom = font(size).getbbox("E", anchor="ls")
     return bottom - top
+
+
+def window_around(point: Point, width: int, height: int, columns: int = 9, rows: int = 7) -> Window:
+    """The window of ``columns`` x ``rows`` points centred on ``point`` as nearly as the
+    board's edges allow (the whole board's side when it is smaller)."""
+    columns, rows = min(columns, width), min(rows, height)
+    x0 = min(max(point.x - columns // 2, 0), width - columns)
+    y0 = min(max(point.y - rows // 2, 0), height - rows)
+    return Window(x0, y0, x0 + columns - 1, y0 + rows - 1)

@@ -15,6 +15,8 @@ a position (a post with the game's picture, ``bot.cogs.posting.send_to_game``) i
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -30,8 +32,13 @@ from bot.cogs.posts import edit_message, fit_content, is_refused_body, send
 from bot.games import GameView, is_computer
 from bot.i18n import N_, SOURCE, _, translate
 from engine import Rules
+from renderer.zoom import window_around, zoom_png
 
 log = logging.getLogger(__name__)
+
+# Boards wider than this get, on their card, a zoomed view around the last dot as well.
+WIDE = 20
+AROUND_FILE = "around.png"
 
 # Discord's limit on the text displays of one Components V2 message, all together.
 CARD_TEXT = 4000
@@ -77,7 +84,9 @@ def card_url(view: GameView, message_id: int | None) -> str:
 class CardButton(
     PersistentItem[discord.ui.Button[Any]],
     custom_id=CustomId(
-        "dots:card", tuple(action.value for action in CARD_LABELS), fields=(("moves", "[0-9]+"),)
+        "dots:card",
+        tuple(action.value for action in CARD_LABELS),
+        fields=(("moves", "[0-9]{1,6}"),),
     ),
 ):
     """A button of a game card: the action (``ACTIONS``' key), the game and the position it
@@ -162,6 +171,7 @@ async def post_card(
     refuses the post."""
     locale = await bot.locales.of_guild(view.guild_id)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
+    files = [*files, *await around_last(view, files)]
     try:
         layout = card_layout(view, content, files, locale=locale, extra=buttons)
         posted: discord.Message = await send(channel, view=layout, files=list(files))
@@ -179,6 +189,20 @@ async def post_card(
     if previous is not None and previous != posted.id:
         await retire_card(channel, previous)
     return posted
+
+
+async def around_last(view: GameView, files: Sequence[discord.File]) -> list[discord.File]:
+    """For a board wider than ``WIDE``: a zoomed view of the picture (the first of ``files``)
+    around the last dot, in which coordinates are readable on a phone; else nothing."""
+    board = view.game.board
+    last = next((a.point for a in reversed(view.game.actions) if a.point is not None), None)
+    if board.width <= WIDE or last is None or not files:
+        return []
+    picture = files[0].fp.read()
+    files[0].reset()
+    window = window_around(last, board.width, board.height)
+    png = await asyncio.to_thread(zoom_png, picture, board.width, board.height, window)
+    return [discord.File(io.BytesIO(png), filename=AROUND_FILE)]
 
 
 async def retire_card(channel: discord.PartialMessageable, message_id: int) -> None:

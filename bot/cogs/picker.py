@@ -15,6 +15,7 @@ the game moved on is refused with a fresh picker. ``/move B7`` is unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import math
@@ -31,7 +32,7 @@ from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.play import check_turn
 from bot.cogs.posting import picture_file
 from bot.cogs.posts import edit_original, follow_up
-from bot.games import GameView
+from bot.games import GameView, Refusal
 from bot.i18n import N_, _, translate
 from engine import Point
 from renderer.zoom import Window, zoom_png
@@ -112,15 +113,14 @@ def start_tile(view: GameView) -> tuple[int, int]:
 
 # -- the buttons -------------------------------------------------------------------------------
 
-_POSITION = (("moves", "[0-9]+"),)
-_FOUR = tuple((name, "[0-9]{1,3}") for name in ("a", "b", "c", "d"))
+_POSITION = (("moves", "[0-9]{1,6}"),)
+_NUMBER = "[0-9]{1,12}"
+_FOUR = tuple((name, _NUMBER) for name in ("a", "b", "c", "d"))
 
 
 class PickPoint(
     PersistentItem[discord.ui.Button[Any]],
-    custom_id=CustomId(
-        "dots:dot", ("play",), fields=(*_POSITION, ("x", "[0-9]{1,3}"), ("y", "[0-9]{1,3}"))
-    ),
+    custom_id=CustomId("dots:dot", ("play",), fields=(*_POSITION, ("x", _NUMBER), ("y", _NUMBER))),
 ):
     """A point of the picker's window: places the dot, if the game has not moved on."""
 
@@ -144,6 +144,8 @@ class PickPoint(
         bot = bot_of(interaction)
         view = await bot.service.game(self.key)
         check_turn(interaction, view)
+        if not self.point.is_on(view.game.board.width, view.game.board.height):
+            raise Refusal(N_("this button is not one I know: nothing changed"))
         if self.moves != len(view.game.actions):
             moved = N_("The game moved on since this picker was opened: here it is now.")
             await show_picker(interaction, view, *start_tile(view), note=moved)
@@ -248,7 +250,7 @@ async def picker_layout(
     moves = len(view.game.actions)
     shown = tiles.window(*grid) if grid else tiles.window(i, j)
     picture = await picture_file(bot, view, locale=locale)
-    png = zoom_png(picture.fp.read(), board.width, board.height, shown)
+    png = await asyncio.to_thread(zoom_png, picture.fp.read(), board.width, board.height, shown)
     file = discord.File(io.BytesIO(png), filename=ZOOM_FILE)
     if grid:
         ask = _("Game #{game_id}: which part of the board?", game_id=view.game_id)

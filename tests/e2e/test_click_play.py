@@ -17,7 +17,15 @@ import pytest
 from bot.app import DotsBot, create_bot
 from bot.config import Settings
 from engine import Point
-from tests.e2e.helpers import Server, actions, make_server, query, snapshot, start_game
+from tests.e2e.helpers import (
+    Server,
+    actions,
+    decode_png,
+    make_server,
+    query,
+    snapshot,
+    start_game,
+)
 from tests.fakediscord.components_v2 import is_v2
 from tests.fakediscord.drivers import InteractionHandle
 from tests.fakediscord.fixtures import fake_discord, run_bot
@@ -210,6 +218,31 @@ async def test_the_first_20_moves_of_a_39x32_game_take_at_most_four_clicks_each(
             "39x32 clicks per move: max %d, mean %.2f", max(counts), sum(counts) / len(counts)
         )
         assert max(counts) <= 4
+        # Above 20 wide, a card also shows a zoomed view around the last dot.
+        card = await card_for(server, game.thread, game.game_id, 20)
+        assert [a.filename.split("-")[-1] for a in card.attachments][-1] == "around.png"
+
+
+async def test_board_around_a_point_shows_a_zoomed_view_and_a_bad_point_is_refused(
+    server: Server,
+) -> None:
+    fake = server.fake
+    async with card_bot(server):
+        game = await start_game(server, server.alice, server.bob)
+        handle = await fake.slash(
+            server.carol, "board", channel=server.general, opts={"game": game.game_id}, around="E5"
+        )
+        shown = await handle.reply()
+        await answered_in_time(handle)
+        assert shown.is_ephemeral and [a.filename for a in shown.attachments] == [
+            f"dots-{game.game_id}-around-E5.png"
+        ]
+        assert decode_png(shown.attachments[0].data) == (480, pytest.approx(480, abs=120))
+        before = snapshot(server.database)
+        bad = await fake.slash(server.alice, "board", channel=game.thread, around="Z99")
+        refusal = await bad.reply()
+        assert refusal.is_ephemeral and "Z99" in refusal.content and not refusal.attachments
+        assert snapshot(server.database) == before
 
 
 async def test_a_stale_pick_is_refused_with_a_fresh_picker(server: Server) -> None:
