@@ -297,3 +297,57 @@ async def test_an_old_cards_button_and_a_strangers_click_are_refused_privately(
         for handle in (old, stranger, wrong_turn):
             await answered_in_time(handle)
         assert snapshot(server.database) == before
+
+
+async def test_a_game_against_the_computer_by_clicks_with_undo_from_the_card(
+    server: Server,
+) -> None:
+    fake = server.fake
+    async with card_bot(server):
+        before = {t.id for t in fake.threads()}
+        await (
+            await fake.slash(
+                server.alice, "play-computer", channel=server.general, level="easy", colour="pink"
+            )
+        ).reply()
+        thread = await fake.wait_until(
+            lambda: next(
+                (t for t in fake.threads() if t.id not in before and fake.posted(t)), None
+            ),
+            poll=None,
+        )
+        ((game_id,),) = await fake.wait_until(
+            lambda: query(
+                server.database, "SELECT game_id FROM games WHERE thread_id = ?", (thread.id,)
+            )
+        )
+        await play_by_clicks(server, thread, game_id, server.alice, Point(4, 4), (10, 10))
+        # The computer answers with a card of its own; its card offers Undo.
+        card = await card_for(server, thread, game_id, 2)
+        assert f"dots:card:undo:{game_id}:2" in card.custom_ids()
+        assert not any(c.startswith("dots:card:takeback") for c in card.custom_ids())
+        undo = await fake.click(server.alice, card, f"dots:card:undo:{game_id}:2")
+        await answered_in_time(undo)
+        await fake.wait_until(lambda: moves_of(server, game_id) == 0, poll=None)
+        fresh = await card_for(server, thread, game_id, 0)
+        assert fresh.id != card.id
+        await fake.wait_until(lambda: not card.custom_ids(), poll=None)
+
+
+async def test_the_newest_card_works_after_a_restart_and_an_old_one_points_to_it(
+    server: Server,
+) -> None:
+    fake = server.fake
+    async with card_bot(server):
+        game = await start_game(server, server.alice, server.bob)
+        first = await card_for(server, game.thread, game.game_id, 0)
+        await play_by_clicks(server, game.thread, game.game_id, server.alice, Point(4, 4), (10, 10))
+        newest = await card_for(server, game.thread, game.game_id, 1)
+        await fake.wait_until(lambda: not first.custom_ids(), poll=None)
+    async with card_bot(server):
+        first.components = first.history[-1]["components"]  # a click from a stale client
+        old = await fake.click(server.bob, first, f"dots:card:move:{game.game_id}:0")
+        refusal = await old.reply()
+        assert refusal.is_ephemeral and f"/{newest.id}" in refusal.content
+        await play_by_clicks(server, game.thread, game.game_id, server.bob, Point(6, 6), (10, 10))
+        assert actions(server.database, game.game_id)[-1][2] == "G7"
