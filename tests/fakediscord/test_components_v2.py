@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+import discord
 import pytest
 
-from tests.fakediscord.components_v2 import IS_COMPONENTS_V2, check_components_v2
+from tests.fakediscord.components_v2 import IS_COMPONENTS_V2, check_components_v2, is_v2
 from tests.fakediscord.limits import FormErrors, check_message
 from tests.fakediscord.records import HTTPError
+from tests.fakediscord.test_harness import World, fake_discord, world
+
+__all__ = ["fake_discord", "world"]  # the fixtures are used by name
 
 
 def button(custom_id: str, label: str = "x") -> dict[str, Any]:
@@ -95,3 +100,38 @@ def test_text_displays_share_four_thousand_characters(texts: list[int]) -> None:
         "components": [{"type": 10, "content": "x" * n} for n in texts],
     }
     assert (refused(body) == {}) == (sum(texts) <= 4000)
+
+
+async def test_the_fake_checks_v2_posts_and_edits_through_discord_py(world: World) -> None:
+    channel = world.tiny.bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    picture = discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\n"), filename="card.png")
+    layout = discord.ui.LayoutView()
+    layout.add_item(discord.ui.TextDisplay("Game #1"))
+    layout.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(picture)))
+    message = await channel.send(view=layout, file=picture)
+    stored = world.fake.messages[message.id]
+    assert is_v2(stored.flags) and stored.content == "" and len(stored.attachments) == 1
+    # An edit that keeps the attachment passes; one that drops the flag is refused.
+    layout.add_item(discord.ui.TextDisplay("and more"))
+    await message.edit(view=layout)
+    with pytest.raises(discord.HTTPException) as caught:
+        await raw_edit(world, message.id, {"flags": 0, "components": []})
+    assert caught.value.code == 50035
+    assert is_v2(world.fake.messages[message.id].flags)
+    # A gallery showing a file the post does not attach is refused.
+    missing = discord.ui.LayoutView()
+    missing.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://gone.png")))
+    with pytest.raises(discord.HTTPException) as refused_post:
+        await channel.send(view=missing)
+    assert refused_post.value.code == 50035
+
+
+async def raw_edit(world: World, message_id: int, body: dict[str, Any]) -> None:
+    route = discord.http.Route(
+        "PATCH",
+        "/channels/{channel_id}/messages/{message_id}",
+        channel_id=world.general.id,
+        message_id=message_id,
+    )
+    await world.tiny.bot.http.request(route, json=body)
