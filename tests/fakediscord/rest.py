@@ -15,6 +15,7 @@ from aiohttp import web
 from tests.fakediscord.components_v2 import attached_names, check_components_v2
 from tests.fakediscord.faults import error_body
 from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.installs import check_bot_may_post
 from tests.fakediscord.limits import (
     FormErrors,
     check_commands,
@@ -358,6 +359,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         channel = self._channel(match)
+        check_bot_may_post(self, channel)
         if channel.type == DM and channel.recipient is not None and channel.recipient.dms_closed:
             raise HTTPError(403, 50007)
         if channel.is_thread and (channel.archived or channel.locked):
@@ -414,6 +416,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         parent = self._channel(match)
+        check_bot_may_post(self, parent)
         if parent.is_thread:
             raise HTTPError(400, 50024)  # Discord has no thread inside a thread
         if parent.type != GUILD_TEXT or not parent.threads_allowed:
