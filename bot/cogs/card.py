@@ -27,6 +27,7 @@ from bot.cogs.client import GameBot, bot_of
 from bot.cogs.in_game import ACTIONS, Action, handler
 from bot.cogs.interactions import refuse
 from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.picker import open_picker
 from bot.cogs.posting import game_channel_id
 from bot.cogs.posts import edit_message, fit_content, is_refused_body, send
 from bot.games import GameView, is_computer
@@ -124,9 +125,6 @@ class CardButton(
             return
         action = Action(self.action)
         if action is Action.MOVE:
-            # Imported here: the picker imports this module's ``card_url``.
-            from bot.cogs.picker import open_picker  # noqa: PLC0415
-
             await open_picker(interaction, view)
             return
         await handler(action)(interaction, view, "")
@@ -184,7 +182,9 @@ async def post_card(
             posted = await send(channel, view=card_layout(view, content, [], locale=locale))
         except discord.HTTPException:
             return None
-    previous = view.message_id
+    # Read now, not from ``view``: a move committed before the last card was posted (the
+    # computer's reply) carries the card before that one.
+    previous = (await bot.service.game(view.game_id)).message_id
     await bot.service.set_game_thread(game_id=view.game_id, message_id=posted.id)
     if previous is not None and previous != posted.id:
         await retire_card(channel, previous)
