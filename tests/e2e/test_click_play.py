@@ -141,7 +141,7 @@ async def play_by_clicks(  # noqa: PLR0917 (the game and the move)
     moves = moves_of(server, game_id)
     card = await card_for(server, thread, game_id, moves)
     opening = await fake.click(user, card, f"dots:card:move:{game_id}:{moves}")
-    picker = await opening.reply()
+    picker = await opening.reply(timeout=SLOW)
     await answered_in_time(opening)
     assert picker.is_ephemeral and is_v2(picker.flags)
     clicks = 0
@@ -188,7 +188,7 @@ async def test_a_whole_10x10_game_is_played_by_clicks_alone(
             moves = moves_of(server, game.game_id)
             card = await card_for(server, game.thread, game.game_id, moves)
             end = await server.fake.click(user, card, f"dots:card:end:{game.game_id}:{moves}")
-            confirm = await end.reply()
+            confirm = await end.reply(timeout=SLOW)
             await answered_in_time(end)
             ending = next(c for c in confirm.custom_ids() if c.startswith("dots:confirm:end:"))
             await answered_in_time(await server.fake.click(user, confirm, ending))
@@ -240,7 +240,7 @@ async def test_board_around_a_point_shows_a_zoomed_view_and_a_bad_point_is_refus
         handle = await fake.slash(
             server.carol, "board", channel=server.general, opts={"game": game.game_id}, around="E5"
         )
-        shown = await handle.reply()
+        shown = await handle.reply(timeout=SLOW)
         await answered_in_time(handle)
         assert shown.is_ephemeral and [a.filename for a in shown.attachments] == [
             f"dots-{game.game_id}-around-E5.png"
@@ -248,7 +248,7 @@ async def test_board_around_a_point_shows_a_zoomed_view_and_a_bad_point_is_refus
         assert decode_png(shown.attachments[0].data) == (480, pytest.approx(480, abs=120))
         before = snapshot(server.database)
         bad = await fake.slash(server.alice, "board", channel=game.thread, around="Z99")
-        refusal = await bad.reply()
+        refusal = await bad.reply(timeout=SLOW)
         assert refusal.is_ephemeral and "Z99" in refusal.content and not refusal.attachments
         assert snapshot(server.database) == before
 
@@ -260,7 +260,7 @@ async def test_a_stale_pick_is_refused_with_a_fresh_picker(server: Server) -> No
         card = await card_for(server, game.thread, game.game_id, 0)
         picker = await (
             await fake.click(server.alice, card, f"dots:card:move:{game.game_id}:0")
-        ).reply()
+        ).reply(timeout=SLOW)
         # Meanwhile Alice types a move and Bob answers: the position changed, Alice is to move.
         await (await fake.slash(server.alice, "move", channel=game.thread, point="E5")).response()
         await fake.wait_until(lambda: moves_of(server, game.game_id) == 1, poll=None)
@@ -294,14 +294,14 @@ async def test_an_old_cards_button_and_a_strangers_click_are_refused_privately(
         # A click that reaches the old card anyway (sent before its edit, or forged) is refused.
         first.components = first.history[-1]["components"]
         old = await fake.click(server.bob, first, f"dots:card:move:{game.game_id}:0")
-        refusal = await old.reply()
+        refusal = await old.reply(timeout=SLOW)
         assert refusal.is_ephemeral and "old" in refusal.content
         assert f"/{newest.id}" in refusal.content
         stranger = await fake.click(server.carol, newest, f"dots:card:move:{game.game_id}:1")
-        refused = await stranger.reply()
+        refused = await stranger.reply(timeout=SLOW)
         assert refused.is_ephemeral and "not playing" in refused.content
         wrong_turn = await fake.click(server.alice, newest, f"dots:card:move:{game.game_id}:1")
-        assert "not your turn" in (await wrong_turn.reply()).content
+        assert "not your turn" in (await wrong_turn.reply(timeout=SLOW)).content
         for handle in (old, stranger, wrong_turn):
             await answered_in_time(handle)
         assert snapshot(server.database) == before
@@ -317,7 +317,7 @@ async def test_a_game_against_the_computer_by_clicks_with_undo_from_the_card(
             await fake.slash(
                 server.alice, "play-computer", channel=server.general, level="easy", colour="pink"
             )
-        ).reply()
+        ).reply(timeout=SLOW)
         thread = await fake.wait_until(
             lambda: next(
                 (t for t in fake.threads() if t.id not in before and fake.posted(t)), None
@@ -359,7 +359,7 @@ async def test_the_newest_card_works_after_a_restart_and_an_old_one_points_to_it
     async with card_bot(server):
         first.components = first.history[-1]["components"]  # a click from a stale client
         old = await fake.click(server.bob, first, f"dots:card:move:{game.game_id}:0")
-        refusal = await old.reply()
+        refusal = await old.reply(timeout=SLOW)
         assert refusal.is_ephemeral and f"/{newest.id}" in refusal.content
         await play_by_clicks(server, game.thread, game.game_id, server.bob, Point(6, 6), (10, 10))
         assert actions(server.database, game.game_id)[-1][2] == "G7"
