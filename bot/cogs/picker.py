@@ -29,7 +29,7 @@ from bot.cogs.interactions import deferred_if_slow
 from bot.cogs.locales import user_locale
 from bot.cogs.outcomes import announce
 from bot.cogs.persistent import CustomId, PersistentItem
-from bot.cogs.play import check_turn
+from bot.cogs.play import check_move, check_turn
 from bot.cogs.posting import picture_file
 from bot.cogs.posts import edit_original, follow_up
 from bot.games import GameView, Refusal
@@ -150,6 +150,7 @@ class PickPoint(
             moved = N_("The game moved on since this picker was opened: here it is now.")
             await show_picker(interaction, view, *start_tile(view), note=moved)
             return
+        check_move(interaction, view, self.point.name)  # refused privately, before deferring
         await place_picked(interaction, bot, view, self.point)
 
 
