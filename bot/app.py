@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clocks import Clocks
-from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES
+from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES, post_card
 from bot.cogs.client import GameBot
 from bot.cogs.interactions import RESTARTING, answer_error, refuse
 from bot.cogs.translator import CatalogueTranslator
@@ -218,15 +218,32 @@ def create_bot(
     service: GameService | None = None,
     clocks: Clocks | None = None,
     sync_commands: bool = True,
+    cards: bool = False,
     **options: Any,
 ) -> DotsBot:
     """Build the bot without starting it.
 
     ``service``: an open GameService to use (tests); by default ``setup_hook`` opens
     ``settings.database``. ``clocks``: pass one to manage it yourself (then it is not
-    started). ``options`` go to ``commands.Bot`` (e.g. ``application_id``, ``intents``). With
-    ``settings.shards`` the bot is an ``AutoShardedBot`` over those shards.
+    started). ``cards``: each position is posted as a game card with buttons
+    (``bot.cogs.card``) rather than as text under a picture. ``options`` go to
+    ``commands.Bot`` (e.g. ``application_id``, ``intents``). With ``settings.shards`` the bot
+    is an ``AutoShardedBot`` over those shards.
     """
+    bot = _new_bot(settings, service=service, clocks=clocks, sync_commands=sync_commands, **options)
+    if cards:
+        bot.post_card = post_card
+    return bot
+
+
+def _new_bot(
+    settings: Settings,
+    *,
+    service: GameService | None,
+    clocks: Clocks | None,
+    sync_commands: bool,
+    **options: Any,
+) -> DotsBot:
     if settings.shards is not None:
         return ShardedDotsBot(
             settings,

@@ -8,6 +8,7 @@ One module per feature, each with its cog, its buttons and the words only it use
 kill interrupted) and ``tournaments`` (/tournament, its buttons and posts).
 What they share are small modules named for their job: ``client`` (the bot as the cogs see
 it), ``locales`` (the languages), ``interactions`` (deferral, answers, refusals),
+``card`` (the game card), ``picker`` (the point picker),
 ``in_game`` (the table of in-game actions, finding a game, the "which game?" menu),
 ``persistent`` (buttons that outlive a restart), ``names``, ``posting`` (pictures and posts
 in a game), ``outcomes`` (announcing an outcome), ``starts`` (a game's thread and first
@@ -18,12 +19,14 @@ pyproject.toml hold every other module to that.
 """
 
 from bot.cogs.admin import Admin
+from bot.cogs.card import CardButton, post_card
 from bot.cogs.challenges import ChallengeButton, Challenges
 from bot.cogs.computer import Computer
 from bot.cogs.events import EVENT_NAMES as GAME_EVENTS
 from bot.cogs.events import Events
 from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
+from bot.cogs.picker import PickerMove, PickPoint
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton
 from bot.cogs.review import Review, ReviewButton
@@ -38,8 +41,8 @@ COGS = (
     Tournaments,
 )  # fmt: skip
 DYNAMIC_ITEMS = (
-    ChallengeButton, ConfirmButton, GamePicker, RematchButton, TakebackButton, ReviewButton,
-    EntryButton,
+    CardButton, ChallengeButton, ConfirmButton, GamePicker, PickPoint, PickerMove, RematchButton,
+    TakebackButton, ReviewButton, EntryButton,
 )  # fmt: skip
 # The name each service event is dispatched under (a listener ``on_<name>`` receives it).
 EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS}
@@ -59,4 +62,5 @@ __all__ = [
     "Stickers",
     "Takebacks",
     "Tournaments",
+    "post_card",
 ]

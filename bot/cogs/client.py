@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -35,6 +36,8 @@ class GameBot(commands.Bot):
         self.locales = Locales(lambda: self.service, self._preferred_locale)
         # The posts owed by committed changes (``bot.outbox``); None: none are kept.
         self.outbox: Outbox | None = None
+        # Posts a position as a game card (``bot.cogs.card.post_card``); None: as text.
+        self.post_card: Callable[..., Awaitable[discord.Message | None]] | None = None
         # The tasks handling interactions (see ``admit``); True once the bot is closing.
         self.closing = False
         self._handlers: set[asyncio.Task[Any]] = set()

@@ -73,7 +73,8 @@ async def undo_in(interaction: discord.Interaction[Any], view: GameView, _arg: s
     """The undo action: take back the user's last dot and the computer's reply, and post the
     picture in the game's thread."""
     bot = bot_of(interaction)
-    here = in_game_channel(interaction, view)
+    # With game cards the new card is posted in the thread, not as this action's answer.
+    here = in_game_channel(interaction, view) and bot.post_card is None
     undone, acknowledged = await deferred_if_slow(
         interaction,
         bot.service.undo(game_id=view.game_id, user_id=interaction.user.id),

@@ -5,7 +5,9 @@ end, resign and board actions do (``bot.cogs.in_game`` finds the game a command 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
 import logging
 from typing import Any
 
@@ -67,8 +69,9 @@ from bot.games import (
 )
 from bot.i18n import N_, SOURCE, _, translate
 from bot.outbox import delivering
-from engine import InvalidPointError, Point, PointMistake, Rules
+from engine import InvalidPointError, OffBoardError, Point, PointMistake, Rules
 from engine.point import normalise_point
+from renderer.zoom import window_around, zoom_png
 
 log = logging.getLogger(__name__)
 
@@ -191,9 +194,10 @@ async def resign_in(interaction: discord.Interaction[Any], view: GameView, _arg:
 
 
 @handles(Action.BOARD)
-async def board_in(interaction: discord.Interaction[Any], view: GameView, _arg: str) -> None:
-    """The board action: show the game's picture (see ``show_board``)."""
-    await show_board(interaction, view)
+async def board_in(interaction: discord.Interaction[Any], view: GameView, around: str) -> None:
+    """The board action: show the game's picture, or a zoomed view ``around`` a point (see
+    ``show_board``)."""
+    await show_board(interaction, view, around=around)
 
 
 async def play_move(interaction: discord.Interaction[Any], view: GameView, point: str) -> None:
@@ -205,7 +209,8 @@ async def play_move(interaction: discord.Interaction[Any], view: GameView, point
     refusal is awaited briefly, to be private from the start; see ``deferred_if_slow``)."""
     bot = bot_of(interaction)
     check_move(interaction, view, point)
-    here = in_game_channel(interaction, view)
+    # With game cards the new card is posted in the thread, not as this command's answer.
+    here = in_game_channel(interaction, view) and bot.post_card is None
     # The move's post is stored with it (in its transaction) and delivered inside
     # ``delivering``: a crash between the two leaves it for the next start.
     with bot.posts.pending(view.game_id), owing_post(view.game_id, token=interaction.token):
@@ -350,12 +355,32 @@ async def confirm(
     await follow_up(interaction, prompt, file=picture, view=buttons, ephemeral=True)
 
 
-async def show_board(interaction: discord.Interaction[Any], view: GameView) -> None:
-    """The current picture: public in the game's thread, private elsewhere."""
+async def show_board(
+    interaction: discord.Interaction[Any], view: GameView, *, around: str = ""
+) -> None:
+    """The current picture: public in the game's thread, private elsewhere; with ``around``
+    (a point's name), a zoomed view of the points around it, readable on a phone.
+
+    Raises:
+        InvalidPointError: ``around`` is not a point of this board (before any answer).
+    """
+    board = view.game.board
+    centre = None
+    if around:
+        centre = Point.parse(around)
+        if not centre.is_on(board.width, board.height):
+            raise OffBoardError(centre, board.width, board.height)
     here = in_game_channel(interaction, view)
     await interaction.response.defer(thinking=True, ephemeral=not here)
     locale = await public_locale(interaction) if here else user_locale(interaction)
     picture = await picture_file(bot_of(interaction), view, locale=locale)
+    if centre is not None:
+        window = window_around(centre, board.width, board.height)
+        png = await asyncio.to_thread(
+            zoom_png, picture.fp.read(), board.width, board.height, window
+        )
+        name = f"dots-{view.game_id}-around-{centre.name}.png"
+        picture = discord.File(io.BytesIO(png), filename=name)
     await follow_up(interaction, status_text(view, locale=locale), file=picture, ephemeral=not here)
 
 
@@ -454,10 +479,15 @@ class Play(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(name="board", description="Show a game's current picture")
     @app_commands.guild_only()
-    @app_commands.describe(game=N_("Game number (default: this thread's game or your only game)"))
-    async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        """Show the picture of a game."""
-        await run_in_game(interaction, Action.BOARD, game)
+    @app_commands.describe(
+        game=N_("Game number (default: this thread's game or your only game)"),
+        around=N_("Zoom in around a point, e.g. E5 (readable on a phone)"),
+    )
+    async def board(
+        self, interaction: discord.Interaction[Any], game: int | None = None, around: str = ""
+    ) -> None:
+        """Show the picture of a game (zoomed in ``around`` a point)."""
+        await run_in_game(interaction, Action.BOARD, game, around.strip()[:MAX_TYPED_POINT])
 
     @app_commands.command(name="games", description=N_("Your running games and open challenges"))
     @app_commands.guild_only()

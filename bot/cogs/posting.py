@@ -124,7 +124,10 @@ async def send_to_game(
 ) -> discord.Message | None:
     """Post in a game's thread (or channel), with ``buttons`` if given; None when Discord
     refuses. When it refuses the post for what it holds, ``minimal`` (the same news without
-    extras) is posted instead."""
+    extras) is posted instead. A post with pictures is the game's card when cards are on
+    (``GameBot.post_card``)."""
+    if files and bot.post_card is not None:
+        return await bot.post_card(bot, view, content, files, buttons)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     try:
         return await send(  # type: ignore[no-any-return]

@@ -891,6 +891,18 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
         item.__name__: item.__discord_ui_compiled_template__.pattern for item in DYNAMIC_ITEMS
     }
     assert formats == {
+        "CardButton": (
+            r"dots:card:(?P<action>move|end|resign|takeback|undo|board):(?P<key>[0-9]+)"
+            r":(?P<moves>[0-9]{1,6})"
+        ),
+        "PickPoint": (
+            r"dots:dot:(?P<action>play):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
+            r":(?P<x>[0-9]{1,12}):(?P<y>[0-9]{1,12})"
+        ),
+        "PickerMove": (
+            r"dots:zoom:(?P<action>win|grid):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
+            r":(?P<a>[0-9]{1,12}):(?P<b>[0-9]{1,12}):(?P<c>[0-9]{1,12}):(?P<d>[0-9]{1,12})"
+        ),
         "ChallengeButton": r"dots:challenge:(?P<action>accept|decline|cancel):(?P<key>[0-9]+)",
         "ConfirmButton": (
             r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)"

@@ -36,7 +36,8 @@ class Callbacks(Rest):
         resource: dict[str, Any] | None = {"type": kind}
         message: Message | None = None
         if kind in (4, 7):
-            self.check_sent(record, data, at=("data",))
+            edited = handle.message if kind == 7 else None
+            self.check_sent(record, data, at=("data",), message=edited)
         elif kind == 8:
             check_choices(data)
         elif kind == 9:
@@ -128,7 +129,7 @@ class Callbacks(Rest):
     ) -> Any:
         handle = self._handle(match["token"])
         message = self._webhook_target(handle, match["message"])
-        self.check_sent(record, record.json or {})
+        self.check_sent(record, record.json or {}, message=message)
         self._apply_edit(message, record)
         handle.edited.append(message.id)
         if message not in handle.messages:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.installs import interaction_origin
 from tests.fakediscord.state import Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
@@ -328,12 +329,9 @@ class Drivers(Gateway):
             payload["member"] = guild.members[user.id].payload(
                 permissions=guild.permissions_of(user.id)
             )
-            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-            payload["context"] = 0
         else:
             payload["user"] = user.payload()
-            payload["authorizing_integration_owners"] = {"1": str(user.id)}
-            payload["context"] = 1
+        payload |= interaction_origin(self, user, channel, guild)
         if message is not None:
             payload["message"] = message.payload()
         self.interactions[handle.id] = handle

@@ -169,7 +169,10 @@ class Gateway(World):
             await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
             return None
         session = Session(id=secrets.token_hex(16), intents=data.get("intents", 0), shard=shard)
-        guilds = [g for g in self.guilds.values() if session.owns(g.id)]
+        # Only the servers the bot is in (a user's install reaches others without it).
+        guilds = [
+            g for g in self.guilds.values() if session.owns(g.id) and self.bot.id in g.members
+        ]
         limit = self.max_guilds_per_session
         if limit is not None and len(guilds) > limit:
             await ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")

@@ -75,10 +75,13 @@ class FormErrors:
             raise HTTPError(400, 50035, "Invalid Form Body", errors=self.tree)
 
 
-def check_message(body: dict[str, Any], *, at: Path = (), errors: FormErrors | None = None) -> None:
+def check_message(
+    body: dict[str, Any], *, at: Path = (), errors: FormErrors | None = None, v2: bool = False
+) -> None:
     """Check a message body (a post, an edit, a follow-up or a callback's ``data``).
 
-    Only the fields present are checked, as for a PATCH.
+    Only the fields present are checked, as for a PATCH. The components of a Components V2
+    message (``v2``) are checked by ``components_v2`` instead.
 
     Raises:
         HTTPError: 400 / 50035 naming every field over its limit.
@@ -89,7 +92,7 @@ def check_message(body: dict[str, Any], *, at: Path = (), errors: FormErrors | N
     if isinstance(embeds, list):
         _check_embeds(errors, at, embeds)
     components = body.get("components")
-    if isinstance(components, list):
+    if isinstance(components, list) and not v2:
         _check_components(errors, (*at, "components"), components)
     attachments = body.get("attachments")
     errors.too_long((*at, "attachments"), attachments, ATTACHMENTS)

@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fakediscord.components_v2 import attached_names, check_components_v2
 from tests.fakediscord.faults import error_body
 from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.installs import check_bot_may_post
 from tests.fakediscord.limits import (
+    FormErrors,
     check_commands,
     check_files,
     check_message,
@@ -195,15 +198,29 @@ class Rest(Gateway):
         return handle
 
     def check_sent(
-        self, record: Request, body: dict[str, Any], *, at: tuple[str, ...] = ()
+        self,
+        record: Request,
+        body: dict[str, Any],
+        *,
+        at: tuple[str, ...] = (),
+        message: Message | None = None,
     ) -> None:
-        """Refuse, as Discord does, a message body or upload over Discord's limits.
+        """Refuse, as Discord does, a message body or upload over Discord's limits (and the
+        rules of Components V2, see ``components_v2``); ``message``: the message edited.
 
         Raises:
             HTTPError: 400 / 50035 for a field over its limit or too many files; 413 / 40005
                 for a file over the upload limit.
         """
-        check_message(body, at=at)
+        errors = FormErrors()
+        v2 = check_components_v2(
+            body,
+            at=at,
+            errors=errors,
+            attached=attached_names(record, body, message),
+            before_flags=None if message is None else message.flags,
+        )
+        check_message(body, at=at, errors=errors, v2=v2)
         check_files(record.files, size_limit=self.upload_limit)
 
     # ----------------------------------------------------------------- simple endpoints
@@ -352,6 +369,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         channel = self._channel(match)
+        check_bot_may_post(self, channel)
         if channel.type == DM and channel.recipient is not None and channel.recipient.dms_closed:
             raise HTTPError(403, 50007)
         if channel.is_thread and (channel.archived or channel.locked):
@@ -393,7 +411,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         message = self._message(self._channel(match), int(match["message"]))
-        self.check_sent(record, record.json or {})
+        self.check_sent(record, record.json or {}, message=message)
         self._apply_edit(message, record)
         return message.payload()
 
@@ -408,6 +426,7 @@ class Rest(Gateway):
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
         parent = self._channel(match)
+        check_bot_may_post(self, parent)
         if parent.is_thread:
             raise HTTPError(400, 50024)  # Discord has no thread inside a thread
         if parent.type != GUILD_TEXT or not parent.threads_allowed:

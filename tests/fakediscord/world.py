@@ -103,8 +103,10 @@ class World:
         *,
         channels: tuple[str, ...] = ("general",),
         shard: tuple[int, int] | None = None,
+        with_bot: bool = True,
     ) -> Guild:
-        """A guild owned by ``self.owner`` with the bot as a member and some text channels;
+        """A guild owned by ``self.owner`` with the bot as a member (unless not ``with_bot``:
+        then only a user's install of the app reaches it) and some text channels;
         ``shard=(shard_id, shard_count)`` picks an id on that shard.
 
         Create guilds before the bot connects, or call ``announce_guild`` afterwards.
@@ -116,7 +118,8 @@ class World:
         )
         self.guilds[guild.id] = guild
         self.add_member(guild, self.owner)
-        self.add_member(guild, self.bot)
+        if with_bot:
+            self.add_member(guild, self.bot)
         for channel_name in channels:
             self.create_channel(guild, channel_name)
         return guild
