@@ -21,6 +21,7 @@ from bot.cogs.posting import jump_url, notify_turn, send_to_game
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
     ActionTaken,
+    ChallengeCalledOff,
     ChallengeExpired,
     ComputerMoved,
     Event,
@@ -47,6 +48,7 @@ EVENT_NAMES: dict[type[Event], str] = {
     Reminder: "dots_reminder",
     ComputerMoved: "dots_computer_moved",
     ActionTaken: "dots_action_taken",  # resent after a crash: bot.cogs.play's listener
+    ChallengeCalledOff: "dots_challenge_called_off",  # resent after a crash: bot.cogs.challenges'
 }
 
 

@@ -18,7 +18,7 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
-from bot.games.deadlines import PostKind, owing_post
+from bot.games.deadlines import PostKind, owing_close, owing_post
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -45,7 +45,9 @@ from bot.games.models import (
     MIN_CLOCK,
     ActionTaken,
     Challenge,
+    ChallengeCalledOff,
     ChallengeExpired,
+    ChallengeStatus,
     ClockChange,
     ComputerMoved,
     Event,
@@ -74,9 +76,11 @@ __all__ = [
     "CannotChallengeBot",
     "CannotChallengeSelf",
     "Challenge",
+    "ChallengeCalledOff",
     "ChallengeClosed",
     "ChallengeExists",
     "ChallengeExpired",
+    "ChallengeStatus",
     "ClockChange",
     "ComputerMoved",
     "Event",
@@ -112,6 +116,7 @@ __all__ = [
     "computer_level",
     "computer_name",
     "is_computer",
+    "owing_close",
     "owing_post",
     "utc_now",
 ]

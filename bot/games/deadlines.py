@@ -21,6 +21,7 @@ from bot.games.core import SAME_INSTANT
 from bot.games.errors import NoSuchChallenge, NoSuchGame
 from bot.games.models import (
     ActionTaken,
+    ChallengeCalledOff,
     ChallengeExpired,
     ComputerMoved,
     Event,
@@ -133,6 +134,22 @@ def owing_post(game_id: int, *, token: str | None) -> Iterator[None]:
         yield
 
 
+async def _closed(service: GameService, row: PostRow) -> Event | None:
+    challenge = await service.get_challenge(row.ref_id)
+    closed = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED)
+    return ChallengeCalledOff(challenge, row.token) if challenge.status in closed else None
+
+
+@contextmanager
+def owing_close(challenge_id: int, *, token: str | None) -> Iterator[None]:
+    """The decline or withdrawal of challenge ``challenge_id`` in the block also stores its
+    post in the outbox, in the same transaction, with ``token`` (the click it answers); the
+    adapter delivers it inside ``bot.outbox.delivering(..., PostKind.CLOSED)``, and a crash
+    before that leaves it for the next start (``ChallengeCalledOff``)."""
+    with owing(TimerKind.CHALLENGE, challenge_id, post=PostKind.CLOSED, token=token):
+        yield
+
+
 @dataclass(frozen=True, slots=True)
 class PostEntry:
     """A kind of post: the event it delivers, and that event rebuilt from the database (None
@@ -148,6 +165,7 @@ POSTS: dict[str, PostEntry] = {
     PostKind.EXPIRED: PostEntry(ChallengeExpired, _expired),
     PostKind.COMPUTER: PostEntry(ComputerMoved, _computer),
     PostKind.ACTION: PostEntry(ActionTaken, _action_taken),
+    PostKind.CLOSED: PostEntry(ChallengeCalledOff, _closed),
 }
 """What each kind of post publishes."""
 

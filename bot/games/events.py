@@ -15,7 +15,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.models import ActionTaken, ChallengeExpired, ComputerMoved, Reminder, TimedOut
+from bot.games.models import (
+    ActionTaken,
+    ChallengeCalledOff,
+    ChallengeExpired,
+    ComputerMoved,
+    Reminder,
+    TimedOut,
+)
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +34,7 @@ ADAPTER_EVENTS: tuple[type, ...] = (
     ChallengeExpired,
     ComputerMoved,
     ActionTaken,
+    ChallengeCalledOff,
 )
 """The events an adapter shows to players (``bot.games.models.Event``)."""
 

@@ -331,4 +331,14 @@ class ActionTaken:
     token: str | None = field(default=None, repr=False)
 
 
-Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved | ActionTaken
+@dataclass(frozen=True, slots=True)
+class ChallengeCalledOff:
+    """A challenge declined or withdrawn whose post (its message saying so, buttons disabled)
+    a crash left unsent: published again at start (``bot.outbox``), to fill the placeholder of
+    the click it answered (``token``, while Discord allows it) or else to edit its message."""
+
+    challenge: Challenge
+    token: str | None = field(default=None, repr=False)
+
+
+Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved | ActionTaken | ChallengeCalledOff

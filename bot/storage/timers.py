@@ -34,6 +34,7 @@ class PostKind(enum.StrEnum):
     EXPIRED = "expired"  # a challenge expired
     COMPUTER = "computer"  # the computer's move
     ACTION = "action"  # a player's move, end or resign (answering their interaction)
+    CLOSED = "closed"  # a challenge declined or withdrawn (answering the click)
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).
