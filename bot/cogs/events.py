@@ -28,6 +28,7 @@ from bot.games import (
     MoveOutcome,
     PostKind,
     Reminder,
+    TakebackAnswered,
     TimedOut,
     computer_name,
     is_computer,
@@ -49,6 +50,7 @@ EVENT_NAMES: dict[type[Event], str] = {
     ComputerMoved: "dots_computer_moved",
     ActionTaken: "dots_action_taken",  # resent after a crash: bot.cogs.play's listener
     ChallengeCalledOff: "dots_challenge_called_off",  # resent after a crash: bot.cogs.challenges'
+    TakebackAnswered: "dots_takeback_answered",  # resent after a crash: bot.cogs.takebacks'
 }
 
 

@@ -18,7 +18,7 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
-from bot.games.deadlines import PostKind, owing_close, owing_post
+from bot.games.deadlines import PostKind, owing_close, owing_post, owing_takeback
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -61,10 +61,12 @@ from bot.games.models import (
     PlayerStats,
     RatingChange,
     Reminder,
+    TakebackAnswered,
     TimedOut,
     Undone,
 )
 from bot.games.service import GameService, utc_now
+from bot.games.takebacks import TakebackStatus
 
 __all__ = [
     "CHALLENGE_TTL",
@@ -108,6 +110,8 @@ __all__ = [
     "RatingChange",
     "Refusal",
     "Reminder",
+    "TakebackAnswered",
+    "TakebackStatus",
     "Thinker",
     "TimedOut",
     "TooLateToAbort",
@@ -118,5 +122,6 @@ __all__ = [
     "is_computer",
     "owing_close",
     "owing_post",
+    "owing_takeback",
     "utc_now",
 ]

@@ -27,10 +27,12 @@ from bot.games.models import (
     Event,
     MoveOutcome,
     Reminder,
+    TakebackAnswered,
     TimedOut,
 )
 from bot.games.service import GameService
-from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TimerRow
+from bot.games.takebacks import point_of, request_of
+from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TakebackStatus, TimerRow
 from bot.storage.timer_repository import TimerKind
 from bot.storage.timers import PostKind, owing
 
@@ -150,6 +152,26 @@ def owing_close(challenge_id: int, *, token: str | None) -> Iterator[None]:
         yield
 
 
+async def _takeback(service: GameService, row: PostRow) -> Event | None:
+    stored = await service.core.store.takebacks.takeback(row.ref_id)
+    answered = (TakebackStatus.ACCEPTED, TakebackStatus.DECLINED)
+    if stored is None or stored.status not in answered or row.seq is None:
+        return None  # a newer request replaced it
+    view = await service.game(row.ref_id)
+    request = request_of(stored, view.pink_id, view.blue_id, point_of(row.seq).name)
+    return TakebackAnswered(request, view, row.token)
+
+
+@contextmanager
+def owing_takeback(game_id: int, *, token: str | None) -> Iterator[None]:
+    """The answer (accepted or declined) to game ``game_id``'s takeback request in the block
+    also stores its post in the outbox, in the same transaction, with ``token`` (the click it
+    answers); the adapter delivers it inside ``bot.outbox.delivering(..., PostKind.TAKEBACK)``,
+    and a crash before that leaves it for the next start (``TakebackAnswered``)."""
+    with owing(TimerKind.GAME, game_id, post=PostKind.TAKEBACK, token=token):
+        yield
+
+
 @dataclass(frozen=True, slots=True)
 class PostEntry:
     """A kind of post: the event it delivers, and that event rebuilt from the database (None
@@ -166,6 +188,7 @@ POSTS: dict[str, PostEntry] = {
     PostKind.COMPUTER: PostEntry(ComputerMoved, _computer),
     PostKind.ACTION: PostEntry(ActionTaken, _action_taken),
     PostKind.CLOSED: PostEntry(ChallengeCalledOff, _closed),
+    PostKind.TAKEBACK: PostEntry(TakebackAnswered, _takeback),
 }
 """What each kind of post publishes."""
 

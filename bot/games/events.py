@@ -21,6 +21,7 @@ from bot.games.models import (
     ChallengeExpired,
     ComputerMoved,
     Reminder,
+    TakebackAnswered,
     TimedOut,
 )
 
@@ -35,6 +36,7 @@ ADAPTER_EVENTS: tuple[type, ...] = (
     ComputerMoved,
     ActionTaken,
     ChallengeCalledOff,
+    TakebackAnswered,
 )
 """The events an adapter shows to players (``bot.games.models.Event``)."""
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.games.game_clock import ClockState, GameClock
 from bot.games.stickers import StickerNews
 from bot.storage.rows import ChallengeStatus, GameStatus, RatingChange
 from engine import Action, Colour, Game, Placement, Player, Result, Rules, Start
+
+if TYPE_CHECKING:
+    from bot.games.takebacks import TakebackRequest
 
 MIN_CLOCK = timedelta(seconds=30)
 MAX_CLOCK = timedelta(days=7)
@@ -341,4 +344,24 @@ class ChallengeCalledOff:
     token: str | None = field(default=None, repr=False)
 
 
-Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved | ActionTaken | ChallengeCalledOff
+@dataclass(frozen=True, slots=True)
+class TakebackAnswered:
+    """A takeback request accepted or declined whose post (its message saying so and, accepted,
+    the game's picture) a crash left unsent: published again at start (``bot.outbox``), to fill
+    the placeholder of the click it answered (``token``, while Discord allows it) or else to
+    edit the request's message, and to post the picture in the game's thread."""
+
+    request: TakebackRequest
+    view: GameView
+    token: str | None = field(default=None, repr=False)
+
+
+Event = (
+    TimedOut
+    | Reminder
+    | ChallengeExpired
+    | ComputerMoved
+    | ActionTaken
+    | ChallengeCalledOff
+    | TakebackAnswered
+)

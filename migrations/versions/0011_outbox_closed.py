@@ -1,5 +1,6 @@
-"""0011_outbox_closed: the outbox keeps a challenge's decline or withdrawal too ("closed"),
-with the token of the click whose placeholder (the challenge's message) the post fills."""
+"""0011_outbox_closed: the outbox keeps a challenge's decline or withdrawal too ("closed") and
+a takeback request's answer ("takeback"), with the token of the click whose placeholder (the
+message clicked) the post fills."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ down_revision = "0010"
 branch_labels = None
 depends_on = None
 
-KINDS = sa.text("kind IN ('time_out', 'reminder', 'expired', 'computer', 'action', 'closed')")
+KINDS = sa.text(
+    "kind IN ('time_out', 'reminder', 'expired', 'computer', 'action', 'closed', 'takeback')"
+)
 
 
 def upgrade() -> None:
-    """Add the kind "closed"."""
+    """Add the kinds "closed" and "takeback"."""
     # As in 0010: SQLite copies the table (batch mode), never reusing a post id.
     with op.batch_alter_table("outbox", table_kwargs={"sqlite_autoincrement": True}) as table:
         table.drop_constraint("ck_outbox_kind", type_="check")
