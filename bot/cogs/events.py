@@ -29,6 +29,7 @@ from bot.games import (
     PostKind,
     Reminder,
     TakebackAnswered,
+    TakebackAsked,
     TimedOut,
     computer_name,
     is_computer,
@@ -51,6 +52,7 @@ EVENT_NAMES: dict[type[Event], str] = {
     ActionTaken: "dots_action_taken",  # resent after a crash: bot.cogs.play's listener
     ChallengeCalledOff: "dots_challenge_called_off",  # resent after a crash: bot.cogs.challenges'
     TakebackAnswered: "dots_takeback_answered",  # resent after a crash: bot.cogs.takebacks'
+    TakebackAsked: "dots_takeback_asked",  # resent after a crash: bot.cogs.takebacks'
 }
 
 

@@ -31,7 +31,15 @@ from bot.cogs.posting import (
     status_text,
 )
 from bot.cogs.posts import answer, edit_message, edit_placeholder, follow_up, send
-from bot.games import GameView, PostKind, TakebackAnswered, TakebackStatus, owing_takeback
+from bot.games import (
+    GameView,
+    PostKind,
+    TakebackAnswered,
+    TakebackAsked,
+    TakebackStatus,
+    owing_ask,
+    owing_takeback,
+)
 from bot.games.takebacks import TakebackRequest
 from bot.i18n import N_, SOURCE, _, translate
 from bot.outbox import delivering
@@ -242,6 +250,12 @@ class Takebacks(commands.Cog):
         async with delivering(self.bot.outbox, PostKind.TAKEBACK):
             await show_answer_again(self.bot, event.request, event.view, event.token)
 
+    @commands.Cog.listener()
+    async def on_dots_takeback_asked(self, event: TakebackAsked) -> None:
+        """A takeback request whose post a crash left unsent (``bot.outbox``): posted now."""
+        async with delivering(self.bot.outbox, PostKind.ASKED):
+            await ask_again(self.bot, event.request, event.view, event.token)
+
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(
         name="takeback", description="Ask your opponent to take back your last move"
@@ -262,11 +276,29 @@ async def ask_takeback(interaction: discord.Interaction[Any], view: GameView, _a
     there), for the opponent to answer."""
     bot = bot_of(interaction)
     here = in_game_channel(interaction, view)
-    request, deferred = await in_time(
-        interaction,
-        bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
-        ephemeral=not here,
-    )
+    # The request's post is stored with it (in its transaction) and delivered inside
+    # ``delivering``: a crash between the two leaves it for the next start.
+    with owing_ask(view.game_id, token=interaction.token):
+        request, deferred = await in_time(
+            interaction,
+            bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
+            ephemeral=not here,
+        )
+        async with delivering(bot.outbox, PostKind.ASKED):
+            await post_request(interaction, view, request, deferred, here=here)
+
+
+async def post_request(
+    interaction: discord.Interaction[Any],
+    view: GameView,
+    request: TakebackRequest,
+    deferred: bool | None,
+    *,
+    here: bool,
+) -> None:
+    """Post a takeback request (as the answer when asked in the game's thread) and remember
+    its message."""
+    bot = bot_of(interaction)
     locale = await bot.locales.of_guild(view.guild_id)
     mine_locale = user_locale(interaction)
     buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
@@ -290,3 +322,22 @@ async def ask_takeback(interaction: discord.Interaction[Any], view: GameView, _a
             await follow_up(interaction, asked_text(view, mine_locale), ephemeral=True)
     if message is not None:
         await bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
+
+
+async def ask_again(
+    bot: GameBot, request: TakebackRequest, view: GameView, token: str | None
+) -> None:
+    """Post a takeback request after a restart, in the game's thread (its nonce keeps it
+    single), and tell the asker where in the placeholder of their /takeback while Discord
+    still allows it."""
+    locale = await bot.locales.of_guild(view.guild_id)
+    buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+    channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
+    message = await send(
+        channel, request_text(request, locale), view=buttons, allowed_mentions=mentions
+    )
+    await bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
+    if token is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await edit_placeholder(bot, token, asked_text(view, locale))

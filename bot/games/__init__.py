@@ -18,7 +18,7 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
-from bot.games.deadlines import PostKind, owing_close, owing_post, owing_takeback
+from bot.games.deadlines import PostKind, owing_ask, owing_close, owing_post, owing_takeback
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -62,6 +62,7 @@ from bot.games.models import (
     RatingChange,
     Reminder,
     TakebackAnswered,
+    TakebackAsked,
     TimedOut,
     Undone,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "Refusal",
     "Reminder",
     "TakebackAnswered",
+    "TakebackAsked",
     "TakebackStatus",
     "Thinker",
     "TimedOut",
@@ -120,6 +122,7 @@ __all__ = [
     "computer_level",
     "computer_name",
     "is_computer",
+    "owing_ask",
     "owing_close",
     "owing_post",
     "owing_takeback",

@@ -28,6 +28,7 @@ from bot.games.models import (
     MoveOutcome,
     Reminder,
     TakebackAnswered,
+    TakebackAsked,
     TimedOut,
 )
 from bot.games.service import GameService
@@ -162,6 +163,29 @@ async def _takeback(service: GameService, row: PostRow) -> Event | None:
     return TakebackAnswered(request, view, row.token)
 
 
+async def _asked(service: GameService, row: PostRow) -> Event | None:
+    stored = await service.core.store.takebacks.takeback(row.ref_id)
+    if stored is None or stored.status != TakebackStatus.PENDING or stored.message_id is not None:
+        return None  # answered, replaced, or already shown
+    view = await service.game(row.ref_id)
+    actions = view.game.actions
+    if stored.expires <= to_ts(service.now()) or len(actions) != stored.moves or not actions:
+        return None  # it can no longer be answered
+    point = actions[-1].point
+    request = request_of(stored, view.pink_id, view.blue_id, point.name if point else "")
+    return TakebackAsked(request, view, row.token)
+
+
+@contextmanager
+def owing_ask(game_id: int, *, token: str | None) -> Iterator[None]:
+    """A takeback request of game ``game_id`` in the block also stores its post in the outbox,
+    in the same transaction, with ``token`` (the /takeback it answers); the adapter delivers it
+    inside ``bot.outbox.delivering(..., PostKind.ASKED)``, and a crash before that leaves it for
+    the next start (``TakebackAsked``)."""
+    with owing(TimerKind.GAME, game_id, post=PostKind.ASKED, token=token):
+        yield
+
+
 @contextmanager
 def owing_takeback(game_id: int, *, token: str | None) -> Iterator[None]:
     """The answer (accepted or declined) to game ``game_id``'s takeback request in the block
@@ -189,6 +213,7 @@ POSTS: dict[str, PostEntry] = {
     PostKind.ACTION: PostEntry(ActionTaken, _action_taken),
     PostKind.CLOSED: PostEntry(ChallengeCalledOff, _closed),
     PostKind.TAKEBACK: PostEntry(TakebackAnswered, _takeback),
+    PostKind.ASKED: PostEntry(TakebackAsked, _asked),
 }
 """What each kind of post publishes."""
 

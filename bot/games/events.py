@@ -22,6 +22,7 @@ from bot.games.models import (
     ComputerMoved,
     Reminder,
     TakebackAnswered,
+    TakebackAsked,
     TimedOut,
 )
 
@@ -37,6 +38,7 @@ ADAPTER_EVENTS: tuple[type, ...] = (
     ActionTaken,
     ChallengeCalledOff,
     TakebackAnswered,
+    TakebackAsked,
 )
 """The events an adapter shows to players (``bot.games.models.Event``)."""
 

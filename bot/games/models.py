@@ -356,6 +356,18 @@ class TakebackAnswered:
     token: str | None = field(default=None, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class TakebackAsked:
+    """A takeback request whose post (the question with its buttons, in the game's thread) a
+    crash left unsent: published again at start (``bot.outbox``) while it can still be
+    answered, to post it and to fill the asker's placeholder (``token``) while Discord allows
+    it."""
+
+    request: TakebackRequest
+    view: GameView
+    token: str | None = field(default=None, repr=False)
+
+
 Event = (
     TimedOut
     | Reminder
@@ -364,4 +376,5 @@ Event = (
     | ActionTaken
     | ChallengeCalledOff
     | TakebackAnswered
+    | TakebackAsked
 )

@@ -40,6 +40,7 @@ class TakebackRepository:
         async with self.db.transaction() as conn:
             await conn.execute(upsert(self.db.dialect, takebacks, values, keys=["game_id"]))
             stored = await _read_takeback(conn, row.game_id)
+            await self._owed(conn, row.game_id)
         assert stored is not None
         return stored
 
@@ -56,11 +57,14 @@ class TakebackRepository:
                 conn, game_id, moves=moves, status=TakebackStatus.DECLINED
             )
             if declined is not None:
-                guild_id = await conn.scalar(
-                    select(games.c.guild_id).where(games.c.game_id == game_id)
-                )
-                await self.timers.owed(conn, TimerKind.GAME, game_id, guild_id=guild_id)
+                await self._owed(conn, game_id)
             return declined
+
+    async def _owed(self, conn: AsyncConnection, game_id: int) -> None:
+        """The post this task owes for game ``game_id``'s request, if any, in ``conn``'s
+        transaction (``TimerRepository.owed``)."""
+        guild_id = await conn.scalar(select(games.c.guild_id).where(games.c.game_id == game_id))
+        await self.timers.owed(conn, TimerKind.GAME, game_id, guild_id=guild_id)
 
     async def accept_takeback(self, game_id: int, **back: Unpack[TakeBack]) -> GameRow | None:
         """Mark the pending request for ``moves`` actions accepted and take the game back to

@@ -36,6 +36,7 @@ class PostKind(enum.StrEnum):
     ACTION = "action"  # a player's move, end or resign (answering their interaction)
     CLOSED = "closed"  # a challenge declined or withdrawn (answering the click)
     TAKEBACK = "takeback"  # a takeback request accepted or declined (answering the click)
+    ASKED = "asked"  # a takeback request (answering /takeback)
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).

@@ -1,6 +1,6 @@
-"""0011_outbox_closed: the outbox keeps a challenge's decline or withdrawal too ("closed") and
-a takeback request's answer ("takeback"), with the token of the click whose placeholder (the
-message clicked) the post fills."""
+"""0011_outbox_closed: the outbox keeps a challenge's decline or withdrawal too ("closed"), a
+takeback request ("asked") and its answer ("takeback"), with the token of the interaction
+whose placeholder the post fills."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ branch_labels = None
 depends_on = None
 
 KINDS = sa.text(
-    "kind IN ('time_out', 'reminder', 'expired', 'computer', 'action', 'closed', 'takeback')"
+    "kind IN ('time_out', 'reminder', 'expired', 'computer', 'action', 'closed', 'takeback', "
+    "'asked')"
 )
 
 
 def upgrade() -> None:
-    """Add the kinds "closed" and "takeback"."""
+    """Add the kinds "closed", "takeback" and "asked"."""
     # As in 0010: SQLite copies the table (batch mode), never reusing a post id.
     with op.batch_alter_table("outbox", table_kwargs={"sqlite_autoincrement": True}) as table:
         table.drop_constraint("ck_outbox_kind", type_="check")

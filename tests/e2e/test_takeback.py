@@ -51,6 +51,8 @@ async def noted(server: Server) -> None:
     await server.fake.wait_until(
         lambda: query(server.database, "SELECT 1 FROM takebacks WHERE message_id IS NOT NULL")
     )
+    # and its post is done (its outbox row deleted just after).
+    await server.fake.wait_until(lambda: not query(server.database, "SELECT 1 FROM outbox"))
 
 
 def stored_request(server: Server, game_id: int) -> list[tuple[object, ...]]:
