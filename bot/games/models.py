@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal
 
 from bot.games.game_clock import ClockState, GameClock
 from bot.games.stickers import StickerNews
 from bot.storage.rows import ChallengeStatus, GameStatus, RatingChange
 from engine import Action, Colour, Game, Placement, Player, Result, Rules, Start
-
-if TYPE_CHECKING:
-    from bot.games.takebacks import TakebackRequest
 
 MIN_CLOCK = timedelta(seconds=30)
 MAX_CLOCK = timedelta(days=7)
@@ -351,7 +348,7 @@ class TakebackAnswered:
     the placeholder of the click it answered (``token``, while Discord allows it) or else to
     edit the request's message, and to post the picture in the game's thread."""
 
-    request: TakebackRequest
+    request: Any  # a bot.games.takebacks.TakebackRequest (which imports this module)
     view: GameView
     token: str | None = field(default=None, repr=False)
 
@@ -363,7 +360,7 @@ class TakebackAsked:
     answered, to post it and to fill the asker's placeholder (``token``) while Discord allows
     it."""
 
-    request: TakebackRequest
+    request: Any  # a bot.games.takebacks.TakebackRequest (which imports this module)
     view: GameView
     token: str | None = field(default=None, repr=False)
 
