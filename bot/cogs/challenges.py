@@ -6,6 +6,7 @@ database (``bot.games``), so its buttons work after a restart.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 from datetime import timedelta
@@ -27,11 +28,22 @@ from bot.cogs.options import (
     game_options,
 )
 from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.posts import edit_message, edit_placeholder
 from bot.cogs.starts import post_game_start, start_against_computer
-from bot.games import Challenge, GameView, NotYourChallenge, Refusal
+from bot.games import (
+    Challenge,
+    ChallengeCalledOff,
+    ChallengeStatus,
+    GameView,
+    NotYourChallenge,
+    PostKind,
+    Refusal,
+    owing_close,
+)
 from bot.games.computer import DEFAULT_LEVEL
 from bot.i18n import N_, SOURCE, _, translate
 from bot.option_words import words_of
+from bot.outbox import delivering
 from engine import Colour
 
 log = logging.getLogger(__name__)
@@ -42,6 +54,12 @@ class Challenges(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_dots_challenge_called_off(self, event: ChallengeCalledOff) -> None:
+        """A decline or withdrawal whose post a crash left unsent (``bot.outbox``): shown now."""
+        async with delivering(self.bot.outbox, PostKind.CLOSED):
+            await show_called_off(self.bot, event.challenge, event.token)
 
     @app_commands.command(name="challenge", description=N_("Challenge someone to a game of Dots"))
     @app_commands.guild_only()
@@ -267,20 +285,56 @@ async def accept_challenge(interaction: discord.Interaction[Any], challenge_id: 
 async def close_challenge(
     interaction: discord.Interaction[Any], challenge_id: int, action: str
 ) -> None:
-    """Decline (the challenged) or withdraw (the challenger) a challenge."""
-    service = bot_of(interaction).service
+    """Decline (the challenged) or withdraw (the challenger) a challenge. Its post (the message
+    saying so) is stored with the change, in its transaction, and delivered inside
+    ``delivering``: a crash between the two leaves it for the next start."""
+    bot = bot_of(interaction)
+    service = bot.service
     close = service.decline if action == "decline" else service.cancel
-    challenge, deferred = await in_time(
-        interaction, close(challenge_id=challenge_id, user_id=interaction.user.id), update=True
-    )
-    locale = await public_locale(interaction)
-    if action == "decline":
+    with owing_close(challenge_id, token=interaction.token):
+        challenge, deferred = await in_time(
+            interaction, close(challenge_id=challenge_id, user_id=interaction.user.id), update=True
+        )
+        async with delivering(bot.outbox, PostKind.CLOSED):
+            locale = await public_locale(interaction)
+            await update_clicked(
+                interaction,
+                deferred,
+                called_off_text(challenge, locale),
+                view=challenge_view(challenge_id, disabled=True, locale=locale),
+            )
+
+
+def called_off_text(challenge: Challenge, locale: str = SOURCE) -> str:
+    """What a challenge's message says once declined or withdrawn."""
+    if challenge.status == ChallengeStatus.DECLINED:
         message = _("<@{user}> declined the challenge.", user=challenge.opponent_id)
     else:
         message = _("<@{user}> withdrew the challenge.", user=challenge.challenger_id)
-    await update_clicked(
-        interaction,
-        deferred,
-        translate(locale, message),
-        view=challenge_view(challenge_id, disabled=True, locale=locale),
-    )
+    return translate(locale, message)
+
+
+async def show_called_off(bot: GameBot, challenge: Challenge, token: str | None) -> None:
+    """Show a decline or withdrawal after a restart: in the placeholder of the click it
+    answered (its challenge's message) while Discord still allows the click's token, else by
+    editing the challenge's message. Both are edits: shown once however often they are done."""
+    locale = await bot.locales.of_guild(challenge.guild_id)
+    content = called_off_text(challenge, locale)
+    buttons = challenge_view(challenge.challenge_id, disabled=True, locale=locale)
+    if token is not None:
+        try:
+            await edit_placeholder(bot, token, content, view=buttons)
+            return
+        except discord.HTTPException:
+            log.info("challenge %s: the placeholder of its click is gone", challenge.challenge_id)
+    if challenge.message_id is None:
+        return
+    channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
+    message = channel.get_partial_message(challenge.message_id)
+    with contextlib.suppress(discord.HTTPException):
+        await edit_message(
+            message,
+            content=content,
+            view=buttons,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

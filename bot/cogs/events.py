@@ -21,12 +21,15 @@ from bot.cogs.posting import jump_url, notify_turn, send_to_game
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
     ActionTaken,
+    ChallengeCalledOff,
     ChallengeExpired,
     ComputerMoved,
     Event,
     MoveOutcome,
     PostKind,
     Reminder,
+    TakebackAnswered,
+    TakebackAsked,
     TimedOut,
     computer_name,
     is_computer,
@@ -47,6 +50,9 @@ EVENT_NAMES: dict[type[Event], str] = {
     Reminder: "dots_reminder",
     ComputerMoved: "dots_computer_moved",
     ActionTaken: "dots_action_taken",  # resent after a crash: bot.cogs.play's listener
+    ChallengeCalledOff: "dots_challenge_called_off",  # resent after a crash: bot.cogs.challenges'
+    TakebackAnswered: "dots_takeback_answered",  # resent after a crash: bot.cogs.takebacks'
+    TakebackAsked: "dots_takeback_asked",  # resent after a crash: bot.cogs.takebacks'
 }
 
 

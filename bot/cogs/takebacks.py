@@ -8,6 +8,7 @@ the opponent moved (or the request expired) is refused privately and changes not
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any, ClassVar
 
@@ -29,10 +30,19 @@ from bot.cogs.posting import (
     send_to_game,
     status_text,
 )
-from bot.cogs.posts import answer, follow_up, send
-from bot.games import GameView
+from bot.cogs.posts import answer, edit_message, edit_placeholder, follow_up, send
+from bot.games import (
+    GameView,
+    PostKind,
+    TakebackAnswered,
+    TakebackAsked,
+    TakebackStatus,
+    owing_ask,
+    owing_takeback,
+)
 from bot.games.takebacks import TakebackRequest
 from bot.i18n import N_, SOURCE, _, translate
+from bot.outbox import delivering
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +154,9 @@ class TakebackButton(
         game's thread."""
         bot = bot_of(interaction)
         accept = self.action == "accept"
-        with bot.posts.pending(self.key):
+        # The answer's post is stored with it (in its transaction) and delivered inside
+        # ``delivering``: a crash between the two leaves it for the next start.
+        with bot.posts.pending(self.key), owing_takeback(self.key, token=interaction.token):
             done, deferred = await in_time(
                 interaction,
                 bot.service.answer_takeback(
@@ -156,18 +168,57 @@ class TakebackButton(
                 ),
                 update=True,
             )
-            locale = await bot.locales.of_guild(done.view.guild_id)
-            await update_clicked(
-                interaction,
-                deferred,
-                answered_text(done.request, accepted=accept, locale=locale),
-                view=takeback_view(self.key, self.moves, self.asked, disabled=True, locale=locale),
-            )
-            if done.taken is not None:
-                picture = await picture_file(bot, done.view, locale=locale)
-                headline = taken_back_headline(done.request, locale)
-                content = status_text(done.view, headline=headline, locale=locale)
-                await send_to_game(bot, done.view, content, files=[picture])
+            async with delivering(bot.outbox, PostKind.TAKEBACK):
+                locale = await bot.locales.of_guild(done.view.guild_id)
+                await update_clicked(
+                    interaction,
+                    deferred,
+                    answered_text(done.request, accepted=accept, locale=locale),
+                    view=takeback_view(
+                        self.key, self.moves, self.asked, disabled=True, locale=locale
+                    ),
+                )
+                if done.taken is not None:
+                    await post_taken_back(bot, done.request, done.view, locale)
+
+
+async def post_taken_back(
+    bot: GameBot, request: TakebackRequest, view: GameView, locale: str
+) -> None:
+    """The game's picture after an accepted takeback, in its thread."""
+    picture = await picture_file(bot, view, locale=locale)
+    headline = taken_back_headline(request, locale)
+    content = status_text(view, headline=headline, locale=locale)
+    await send_to_game(bot, view, content, files=[picture])
+
+
+async def show_answer_again(
+    bot: GameBot, request: TakebackRequest, view: GameView, token: str | None
+) -> None:
+    """Show a takeback's answer after a restart: in the placeholder of the click it answered
+    (the request's message) while Discord still allows the click's token, else by editing the
+    request's message (both edits: shown once however often they are done); accepted, the
+    game's picture then goes to its thread (its nonce keeps it single)."""
+    locale = await bot.locales.of_guild(view.guild_id)
+    accepted = request.status == TakebackStatus.ACCEPTED
+    content = answered_text(request, accepted=accepted, locale=locale)
+    buttons = takeback_view(
+        view.game_id, request.moves, request.asked_key, disabled=True, locale=locale
+    )
+    shown = False
+    if token is not None:
+        try:
+            await edit_placeholder(bot, token, content, view=buttons)
+            shown = True
+        except discord.HTTPException:
+            log.info("game %s: the placeholder of its takeback answer is gone", view.game_id)
+    if not shown and request.message_id is not None:
+        channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
+        message = channel.get_partial_message(request.message_id)
+        with contextlib.suppress(discord.HTTPException):
+            await edit_message(message, content=content, view=buttons)
+    if accepted:
+        await post_taken_back(bot, request, view, locale)
 
 
 def takeback_view(
@@ -193,6 +244,18 @@ class Takebacks(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @commands.Cog.listener()
+    async def on_dots_takeback_answered(self, event: TakebackAnswered) -> None:
+        """A takeback's answer whose post a crash left unsent (``bot.outbox``): shown now."""
+        async with delivering(self.bot.outbox, PostKind.TAKEBACK):
+            await show_answer_again(self.bot, event.request, event.view, event.token)
+
+    @commands.Cog.listener()
+    async def on_dots_takeback_asked(self, event: TakebackAsked) -> None:
+        """A takeback request whose post a crash left unsent (``bot.outbox``): posted now."""
+        async with delivering(self.bot.outbox, PostKind.ASKED):
+            await ask_again(self.bot, event.request, event.view, event.token)
+
     @app_commands.autocomplete(game=game_choices)
     @app_commands.command(
         name="takeback", description="Ask your opponent to take back your last move"
@@ -213,11 +276,29 @@ async def ask_takeback(interaction: discord.Interaction[Any], view: GameView, _a
     there), for the opponent to answer."""
     bot = bot_of(interaction)
     here = in_game_channel(interaction, view)
-    request, deferred = await in_time(
-        interaction,
-        bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
-        ephemeral=not here,
-    )
+    # The request's post is stored with it (in its transaction) and delivered inside
+    # ``delivering``: a crash between the two leaves it for the next start.
+    with owing_ask(view.game_id, token=interaction.token):
+        request, deferred = await in_time(
+            interaction,
+            bot.service.ask_takeback(game_id=view.game_id, user_id=interaction.user.id),
+            ephemeral=not here,
+        )
+        async with delivering(bot.outbox, PostKind.ASKED):
+            await post_request(interaction, view, request, deferred, here=here)
+
+
+async def post_request(
+    interaction: discord.Interaction[Any],
+    view: GameView,
+    request: TakebackRequest,
+    deferred: bool | None,
+    *,
+    here: bool,
+) -> None:
+    """Post a takeback request (as the answer when asked in the game's thread) and remember
+    its message."""
+    bot = bot_of(interaction)
     locale = await bot.locales.of_guild(view.guild_id)
     mine_locale = user_locale(interaction)
     buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
@@ -241,3 +322,22 @@ async def ask_takeback(interaction: discord.Interaction[Any], view: GameView, _a
             await follow_up(interaction, asked_text(view, mine_locale), ephemeral=True)
     if message is not None:
         await bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
+
+
+async def ask_again(
+    bot: GameBot, request: TakebackRequest, view: GameView, token: str | None
+) -> None:
+    """Post a takeback request after a restart, in the game's thread (its nonce keeps it
+    single), and tell the asker where in the placeholder of their /takeback while Discord
+    still allows it."""
+    locale = await bot.locales.of_guild(view.guild_id)
+    buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+    channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
+    message = await send(
+        channel, request_text(request, locale), view=buttons, allowed_mentions=mentions
+    )
+    await bot.service.set_takeback_message(game_id=view.game_id, message_id=message.id)
+    if token is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await edit_placeholder(bot, token, asked_text(view, locale))

@@ -18,7 +18,7 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
-from bot.games.deadlines import PostKind, owing_post
+from bot.games.deadlines import PostKind, owing_ask, owing_close, owing_post, owing_takeback
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -45,7 +45,9 @@ from bot.games.models import (
     MIN_CLOCK,
     ActionTaken,
     Challenge,
+    ChallengeCalledOff,
     ChallengeExpired,
+    ChallengeStatus,
     ClockChange,
     ComputerMoved,
     Event,
@@ -59,10 +61,13 @@ from bot.games.models import (
     PlayerStats,
     RatingChange,
     Reminder,
+    TakebackAnswered,
+    TakebackAsked,
     TimedOut,
     Undone,
 )
 from bot.games.service import GameService, utc_now
+from bot.games.takebacks import TakebackStatus
 
 __all__ = [
     "CHALLENGE_TTL",
@@ -74,9 +79,11 @@ __all__ = [
     "CannotChallengeBot",
     "CannotChallengeSelf",
     "Challenge",
+    "ChallengeCalledOff",
     "ChallengeClosed",
     "ChallengeExists",
     "ChallengeExpired",
+    "ChallengeStatus",
     "ClockChange",
     "ComputerMoved",
     "Event",
@@ -104,6 +111,9 @@ __all__ = [
     "RatingChange",
     "Refusal",
     "Reminder",
+    "TakebackAnswered",
+    "TakebackAsked",
+    "TakebackStatus",
     "Thinker",
     "TimedOut",
     "TooLateToAbort",
@@ -112,6 +122,9 @@ __all__ = [
     "computer_level",
     "computer_name",
     "is_computer",
+    "owing_ask",
+    "owing_close",
     "owing_post",
+    "owing_takeback",
     "utc_now",
 ]

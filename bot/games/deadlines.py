@@ -21,17 +21,21 @@ from bot.games.core import SAME_INSTANT
 from bot.games.errors import NoSuchChallenge, NoSuchGame
 from bot.games.models import (
     ActionTaken,
+    ChallengeCalledOff,
     ChallengeExpired,
     ComputerMoved,
     Event,
     MoveOutcome,
     Reminder,
+    TakebackAnswered,
+    TakebackAsked,
     TimedOut,
 )
 from bot.games.service import GameService
+from bot.games.takebacks import point_of, request_of
 from bot.games.tournament_models import TournamentNews
 from bot.games.tournaments import NoSuchTournament
-from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TimerRow
+from bot.storage.rows import ChallengeStatus, GameStatus, PostRow, TakebackStatus, TimerRow
 from bot.storage.timer_repository import TimerKind
 from bot.storage.timers import PostKind, owing
 
@@ -143,6 +147,65 @@ def owing_post(game_id: int, *, token: str | None) -> Iterator[None]:
         yield
 
 
+async def _closed(service: GameService, row: PostRow) -> Event | None:
+    challenge = await service.get_challenge(row.ref_id)
+    closed = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED)
+    return ChallengeCalledOff(challenge, row.token) if challenge.status in closed else None
+
+
+@contextmanager
+def owing_close(challenge_id: int, *, token: str | None) -> Iterator[None]:
+    """The decline or withdrawal of challenge ``challenge_id`` in the block also stores its
+    post in the outbox, in the same transaction, with ``token`` (the click it answers); the
+    adapter delivers it inside ``bot.outbox.delivering(..., PostKind.CLOSED)``, and a crash
+    before that leaves it for the next start (``ChallengeCalledOff``)."""
+    with owing(TimerKind.CHALLENGE, challenge_id, post=PostKind.CLOSED, token=token):
+        yield
+
+
+async def _takeback(service: GameService, row: PostRow) -> Event | None:
+    stored = await service.core.store.takebacks.takeback(row.ref_id)
+    answered = (TakebackStatus.ACCEPTED, TakebackStatus.DECLINED)
+    if stored is None or stored.status not in answered or row.seq is None:
+        return None  # a newer request replaced it
+    view = await service.game(row.ref_id)
+    request = request_of(stored, view.pink_id, view.blue_id, point_of(row.seq).name)
+    return TakebackAnswered(request, view, row.token)
+
+
+async def _asked(service: GameService, row: PostRow) -> Event | None:
+    stored = await service.core.store.takebacks.takeback(row.ref_id)
+    if stored is None or stored.status != TakebackStatus.PENDING or stored.message_id is not None:
+        return None  # answered, replaced, or already shown
+    view = await service.game(row.ref_id)
+    actions = view.game.actions
+    if stored.expires <= to_ts(service.now()) or len(actions) != stored.moves or not actions:
+        return None  # it can no longer be answered
+    point = actions[-1].point
+    request = request_of(stored, view.pink_id, view.blue_id, point.name if point else "")
+    return TakebackAsked(request, view, row.token)
+
+
+@contextmanager
+def owing_ask(game_id: int, *, token: str | None) -> Iterator[None]:
+    """A takeback request of game ``game_id`` in the block also stores its post in the outbox,
+    in the same transaction, with ``token`` (the /takeback it answers); the adapter delivers it
+    inside ``bot.outbox.delivering(..., PostKind.ASKED)``, and a crash before that leaves it for
+    the next start (``TakebackAsked``)."""
+    with owing(TimerKind.GAME, game_id, post=PostKind.ASKED, token=token):
+        yield
+
+
+@contextmanager
+def owing_takeback(game_id: int, *, token: str | None) -> Iterator[None]:
+    """The answer (accepted or declined) to game ``game_id``'s takeback request in the block
+    also stores its post in the outbox, in the same transaction, with ``token`` (the click it
+    answers); the adapter delivers it inside ``bot.outbox.delivering(..., PostKind.TAKEBACK)``,
+    and a crash before that leaves it for the next start (``TakebackAnswered``)."""
+    with owing(TimerKind.GAME, game_id, post=PostKind.TAKEBACK, token=token):
+        yield
+
+
 @dataclass(frozen=True, slots=True)
 class PostEntry:
     """A kind of post: the event it delivers, and that event rebuilt from the database (None
@@ -172,6 +235,9 @@ POSTS: dict[str, PostEntry] = {
     PostKind.COMPUTER: PostEntry(ComputerMoved, _computer),
     PostKind.ACTION: PostEntry(ActionTaken, _action_taken),
     PostKind.TOURNAMENT: PostEntry(TournamentNews, _tournament),
+    PostKind.CLOSED: PostEntry(ChallengeCalledOff, _closed),
+    PostKind.TAKEBACK: PostEntry(TakebackAnswered, _takeback),
+    PostKind.ASKED: PostEntry(TakebackAsked, _asked),
 }
 """What each kind of post publishes."""
 

@@ -15,7 +15,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.models import ActionTaken, ChallengeExpired, ComputerMoved, Reminder, TimedOut
+from bot.games.models import (
+    ActionTaken,
+    ChallengeCalledOff,
+    ChallengeExpired,
+    ComputerMoved,
+    Reminder,
+    TakebackAnswered,
+    TakebackAsked,
+    TimedOut,
+)
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +36,9 @@ ADAPTER_EVENTS: tuple[type, ...] = (
     ChallengeExpired,
     ComputerMoved,
     ActionTaken,
+    ChallengeCalledOff,
+    TakebackAnswered,
+    TakebackAsked,
 )
 """The events an adapter shows to players (``bot.games.models.Event``)."""
 

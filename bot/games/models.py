@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from bot.games.game_clock import ClockState, GameClock
 from bot.games.stickers import StickerNews
@@ -331,4 +331,47 @@ class ActionTaken:
     token: str | None = field(default=None, repr=False)
 
 
-Event = TimedOut | Reminder | ChallengeExpired | ComputerMoved | ActionTaken
+@dataclass(frozen=True, slots=True)
+class ChallengeCalledOff:
+    """A challenge declined or withdrawn whose post (its message saying so, buttons disabled)
+    a crash left unsent: published again at start (``bot.outbox``), to fill the placeholder of
+    the click it answered (``token``, while Discord allows it) or else to edit its message."""
+
+    challenge: Challenge
+    token: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAnswered:
+    """A takeback request accepted or declined whose post (its message saying so and, accepted,
+    the game's picture) a crash left unsent: published again at start (``bot.outbox``), to fill
+    the placeholder of the click it answered (``token``, while Discord allows it) or else to
+    edit the request's message, and to post the picture in the game's thread."""
+
+    request: Any  # a bot.games.takebacks.TakebackRequest (which imports this module)
+    view: GameView
+    token: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAsked:
+    """A takeback request whose post (the question with its buttons, in the game's thread) a
+    crash left unsent: published again at start (``bot.outbox``) while it can still be
+    answered, to post it and to fill the asker's placeholder (``token``) while Discord allows
+    it."""
+
+    request: Any  # a bot.games.takebacks.TakebackRequest (which imports this module)
+    view: GameView
+    token: str | None = field(default=None, repr=False)
+
+
+Event = (
+    TimedOut
+    | Reminder
+    | ChallengeExpired
+    | ComputerMoved
+    | ActionTaken
+    | ChallengeCalledOff
+    | TakebackAnswered
+    | TakebackAsked
+)

@@ -23,10 +23,16 @@ from bot.games.errors import GameChanged, NotAgainstComputer, Refusal
 from bot.games.models import GameView
 from bot.i18n import N_
 from bot.storage.rows import TakebackRow, TakebackStatus
-from engine import Action, ActionKind, Player
+from bot.storage.timer_repository import TimerKind
+from bot.storage.timers import PostKind, current_claim
+from engine import Action, ActionKind, Player, Point
 
 TAKEBACK_TTL = timedelta(minutes=5)
 """How long a takeback request can be answered (the opponent's move ends it earlier)."""
+
+POINT_BASE = 1000
+"""An answer's post keeps its point as ``x * POINT_BASE + y`` (its outbox row's ``seq``):
+an accepted one is gone from the game's actions."""
 
 
 class TakebacksOff(Refusal):
@@ -174,6 +180,7 @@ class Takebacks:
             if request.expires <= to_ts(now):
                 raise TakebackClosed(N_("this takeback request has expired"))
             last = live.game.actions[-1]
+            _owe_point(game_id, last.point)
             if not accept:
                 declined = await self.core.store.takebacks.decline_takeback(game_id, moves=moves)
                 if declined is None:
@@ -205,13 +212,36 @@ class Takebacks:
             return TakebackAnswer(_request(accepted, row.pink_id, row.blue_id, last), view, last)
 
 
+def _owe_point(game_id: int, point: Point | None) -> None:
+    """The post an answer of game ``game_id``'s request owes (``bot.games.deadlines``) keeps
+    the point asked back."""
+    claim = current_claim()
+    if (
+        point is not None
+        and claim is not None
+        and claim.post == PostKind.TAKEBACK
+        and claim.matches(TimerKind.GAME, game_id)
+    ):
+        claim.seq = point.x * POINT_BASE + point.y
+
+
+def point_of(seq: int) -> Point:
+    """The point an answer's post kept (``POINT_BASE``)."""
+    return Point(seq // POINT_BASE, seq % POINT_BASE)
+
+
 def _request(row: TakebackRow, pink_id: int, blue_id: int, last: Action) -> TakebackRequest:
+    return request_of(row, pink_id, blue_id, last.point.name if last.point is not None else "")
+
+
+def request_of(row: TakebackRow, pink_id: int, blue_id: int, point: str) -> TakebackRequest:
+    """A stored request of a game of ``pink_id`` and ``blue_id`` for ``point``."""
     return TakebackRequest(
         game_id=row.game_id,
         asker_id=row.asker_id,
         opponent_id=blue_id if row.asker_id == pink_id else pink_id,
         moves=row.moves,
-        point=last.point.name if last.point is not None else "",
+        point=point,
         status=row.status,
         asked=to_dt(row.asked),
         expires=to_dt(row.expires),

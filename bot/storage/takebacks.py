@@ -13,9 +13,9 @@ from bot.storage.database import Database
 from bot.storage.errors import RollBack
 from bot.storage.games import GameRepository, TakeBack
 from bot.storage.rows import GameRow, TakebackRow, TakebackStatus
-from bot.storage.schema import takebacks
+from bot.storage.schema import games, takebacks
 from bot.storage.statements import set_message_id
-from bot.storage.timer_repository import TimerRepository
+from bot.storage.timer_repository import TimerKind, TimerRepository
 from bot.storage.upsert import upsert
 
 _TAKEBACK_COLS = [takebacks.c[f.name] for f in fields(TakebackRow)]
@@ -40,6 +40,7 @@ class TakebackRepository:
         async with self.db.transaction() as conn:
             await conn.execute(upsert(self.db.dialect, takebacks, values, keys=["game_id"]))
             stored = await _read_takeback(conn, row.game_id)
+            await self._owed(conn, row.game_id)
         assert stored is not None
         return stored
 
@@ -52,9 +53,18 @@ class TakebackRepository:
         """Mark the pending request for the position of ``moves`` actions declined; the row,
         or None if there is no such pending request."""
         async with self.db.transaction() as conn:
-            return await _answer_takeback(
+            declined = await _answer_takeback(
                 conn, game_id, moves=moves, status=TakebackStatus.DECLINED
             )
+            if declined is not None:
+                await self._owed(conn, game_id)
+            return declined
+
+    async def _owed(self, conn: AsyncConnection, game_id: int) -> None:
+        """The post this task owes for game ``game_id``'s request, if any, in ``conn``'s
+        transaction (``TimerRepository.owed``)."""
+        guild_id = await conn.scalar(select(games.c.guild_id).where(games.c.game_id == game_id))
+        await self.timers.owed(conn, TimerKind.GAME, game_id, guild_id=guild_id)
 
     async def accept_takeback(self, game_id: int, **back: Unpack[TakeBack]) -> GameRow | None:
         """Mark the pending request for ``moves`` actions accepted and take the game back to

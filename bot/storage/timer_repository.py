@@ -146,6 +146,16 @@ class TimerRepository:
         else:
             await _SET_TIMER[self.db.dialect].run(conn, key | {"guild_id": guild_id, "due": due})
 
+    async def owed(
+        self, conn: AsyncConnection, kind: TimerKind, ref_id: int, *, guild_id: int | None
+    ) -> None:
+        """A write of ``kind`` ``ref_id`` other than its own row (a takeback's answer): store the
+        post this task owes for it (``bot.storage.timers.owing``), if any, in the caller's
+        transaction."""
+        claim = current_claim()
+        if claim is not None and claim.timer is None and claim.matches(kind, ref_id):
+            await self.claim(conn, claim, guild_id=guild_id, seq=None)
+
     async def clear(self, conn: AsyncConnection, kind: TimerKind, ref_id: int) -> None:
         """Delete a timer, in the caller's transaction."""
         await _CLEAR_TIMER.run(conn, {"kind": kind.value, "ref_id": ref_id})
@@ -174,7 +184,8 @@ class TimerRepository:
         if claim.post is not None:
             claim.post_id = await conn.scalar(
                 insert(outbox)
-                .values(kind=claim.post, ref_id=claim.ref_id, guild_id=guild_id, seq=seq,
+                .values(kind=claim.post, ref_id=claim.ref_id, guild_id=guild_id,
+                        seq=seq if claim.seq is None else claim.seq,
                         created=time.time(), token=claim.token)
                 .returning(outbox.c.post_id)
             )  # fmt: skip

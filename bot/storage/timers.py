@@ -35,6 +35,9 @@ class PostKind(enum.StrEnum):
     COMPUTER = "computer"  # the computer's move
     ACTION = "action"  # a player's move, end or resign (answering their interaction)
     TOURNAMENT = "tournament"  # a tournament's round paired (seq), its end, or its cancelling
+    CLOSED = "closed"  # a challenge declined or withdrawn (answering the click)
+    TAKEBACK = "takeback"  # a takeback request accepted or declined (answering the click)
+    ASKED = "asked"  # a takeback request (answering /takeback)
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).
@@ -93,6 +96,7 @@ class Claim:
     won: bool = False  # and found the timer as due, unclaimed: its change commits with it
     post_id: int | None = None
     token: str | None = field(default=None, repr=False)  # the interaction the post answers
+    seq: int | None = None  # what the post's row keeps as ``seq``, when the change says so
 
     def matches(self, kind: str, ref_id: int) -> bool:
         """Whether a write of this subject is the one that fires the timer (once)."""
