@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import signal
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
 import ai
+from bot.games.workers import new_pool
 from bot.i18n import LOCALES, SOURCE, Message, _, translate
 from bot.option_words import words_of
 from engine import Level, Record, UnknownOptionError
@@ -122,16 +122,12 @@ class Thinker:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            if self.processes:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_ignore_interrupts,
-                )
-            else:
-                self._pool = ThreadPoolExecutor(
-                    max_workers=self.workers, thread_name_prefix="computer"
-                )
+            self._pool = new_pool(
+                processes=self.processes,
+                workers=self.workers,
+                name="computer",
+                initializer=_ignore_interrupts,
+            )
         return self._pool
 
     async def choose(

@@ -17,11 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import os
 import signal
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from functools import partial
@@ -34,6 +33,7 @@ from bot.games.errors import Refusal
 from bot.games.models import GameView
 from bot.games.puzzles import Puzzles, mine_game
 from bot.games.queries import Queries
+from bot.games.workers import new_pool
 from bot.i18n import _, ngettext
 from bot.storage.rows import GameStatus
 from engine import Record
@@ -89,16 +89,12 @@ class Reviewer:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            if self.processes:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
-                )
-            else:
-                self._pool = ThreadPoolExecutor(
-                    max_workers=self.workers, thread_name_prefix="review"
-                )
+            self._pool = new_pool(
+                processes=self.processes,
+                workers=self.workers,
+                name="review",
+                initializer=_start_worker,
+            )
         return self._pool
 
     async def run(self, call: Callable[[], T]) -> T:
