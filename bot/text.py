@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from bot.error_words import error_message
 from bot.games.computer import COMPUTER_NAMES
 from bot.games.game_clock import ClockState, GameClock, describe_left
-from bot.games.models import GameOptions
+from bot.games.models import GameOptions, MoveOutcome
 from bot.i18n import N_, SOURCE, Text, _, ngettext, translate
 from bot.option_words import name_of
 from engine import (
@@ -149,6 +149,24 @@ def scores_line(game: Game, *, locale: str = SOURCE) -> str:
         locale,
         _("Pink {pink} · Blue {blue}", pink=game.score(Player.PINK), blue=game.score(Player.BLUE)),
     )
+
+
+def run_dots(outcomes: Sequence[MoveOutcome], locale: str = SOURCE) -> list[str]:
+    """The dots of a run of moves, each with what it captured (``["D5", "E6 (captures 2)"]``);
+    ends and resigns are left out."""
+    dots = []
+    for outcome in outcomes:
+        action, placement = outcome.action, outcome.placement
+        if action is None or action.point is None:
+            continue
+        gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
+        if gain:
+            dots.append(
+                translate(locale, _("{point} (captures {n})", point=action.point.name, n=gain))
+            )
+        else:
+            dots.append(action.point.name)
+    return dots
 
 
 def capture_line(placement: Placement | None, *, locale: str = SOURCE) -> str:
@@ -333,29 +351,26 @@ def action_line(game: Game, names: Names, *, locale: str = SOURCE) -> str:
         else:
             message = _("{who} stops: every dot is grounded, so nothing is handed over.", who=who)
         return translate(locale, message)
-    if action.kind == ActionKind.TIME:
-        if game.rules is Rules.GROUNDING:
-            return translate(
-                locale,
-                ngettext(
-                    "{who} ran out of time: that is a stop ({n} dot handed over).",
-                    "{who} ran out of time: that is a stop ({n} dots handed over).",
-                    handed,
-                    who=who,
-                ),
-            )
-        return translate(locale, _("{who} ran out of time and has ended.", who=who))
-    if game.rules is Rules.GROUNDING:
-        return translate(
-            locale,
-            ngettext(
-                "{who} stops: {n} dot that is not grounded is handed over.",
-                "{who} stops: {n} dots that are not grounded are handed over.",
-                handed,
-                who=who,
-            ),
+    grounding = game.rules is Rules.GROUNDING
+    if action.kind == ActionKind.TIME and grounding:
+        message = ngettext(
+            "{who} ran out of time: that is a stop ({n} dot handed over).",
+            "{who} ran out of time: that is a stop ({n} dots handed over).",
+            handed,
+            who=who,
         )
-    return translate(locale, _("{who} ends and makes no more moves.", who=who))
+    elif action.kind == ActionKind.TIME:
+        message = _("{who} ran out of time and has ended.", who=who)
+    elif grounding:
+        message = ngettext(
+            "{who} stops: {n} dot that is not grounded is handed over.",
+            "{who} stops: {n} dots that are not grounded are handed over.",
+            handed,
+            who=who,
+        )
+    else:
+        message = _("{who} ends and makes no more moves.", who=who)
+    return translate(locale, message)
 
 
 def play_on_line(game: Game, *, move_hint: str, end_hint: str, locale: str = SOURCE) -> str:

@@ -235,22 +235,19 @@ def challenge_text(challenge: Challenge, server_clock: timedelta, locale: str = 
     options = challenge.options
     settings = text.describe_game_options(options, locale, server_clock=server_clock)
     colour = translate(locale, words_of(Colour(options.colour)).description)
+    fields = {"challenger": challenge.challenger_id, "settings": settings, "colour": colour}
     if challenge.opponent_id is None:
         message = _(
             "<@{challenger}> challenges anyone here to Dots ({settings}; the challenger plays "
             "{colour}). The first to accept plays. The challenge expires in 10 minutes.",
-            challenger=challenge.challenger_id,
-            settings=settings,
-            colour=colour,
+            **fields,
         )
     else:
         message = _(
             "<@{opponent}>, <@{challenger}> challenges you to Dots ({settings}; the challenger "
             "plays {colour}). The challenge expires in 10 minutes.",
             opponent=challenge.opponent_id,
-            challenger=challenge.challenger_id,
-            settings=settings,
-            colour=colour,
+            **fields,
         )
     return translate(locale, message)
 

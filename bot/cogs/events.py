@@ -161,25 +161,13 @@ def alone_line(outcomes: tuple[MoveOutcome, ...], locale: str = SOURCE) -> str:
     """The computer's dots played alone before its last action, e.g. ``"Computer (easy)
     plays on alone: D5, E6 (captures 2)."``; empty when there were none. A long run is cut
     with "… and N more" (``ALONE_LIST_BUDGET``)."""
-    dots = []
-    user_id: int | None = None
-    for outcome in outcomes:
-        action, placement = outcome.action, outcome.placement
-        if action is None or action.point is None:
-            continue
-        user_id = outcome.view.user_of(action.player)
-        gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
-        if gain:
-            dots.append(
-                translate(locale, _("{point} (captures {n})", point=action.point.name, n=gain))
-            )
-        else:
-            dots.append(action.point.name)
-    if user_id is None:
+    dots = text.run_dots(outcomes, locale)
+    by = [o.view.user_of(o.action.player) for o in outcomes if o.action and o.action.point]
+    if not by:
         return ""
     alone = _(
         "{name} plays on alone: {dots}.",
-        name=computer_name(user_id, locale),
+        name=computer_name(by[-1], locale),
         dots=fit_list(dots, ALONE_LIST_BUDGET, locale=locale),
     )
     return translate(locale, alone)

@@ -289,13 +289,10 @@ class LocalGame:
             colour=Colour(self.options.colour or Colour.PINK) if self.computer else Colour.PINK,
             rated=False,
         )
+        here = {"guild_id": LOCAL_GUILD_ID, "channel_id": LOCAL_CHANNEL_ID}
         if self.options.computer is not None:
             view = await service.start_computer_game(
-                guild_id=LOCAL_GUILD_ID,
-                channel_id=LOCAL_CHANNEL_ID,
-                user_id=PINK_USER_ID,
-                level=self.options.computer,
-                options=options,
+                **here, user_id=PINK_USER_ID, level=self.options.computer, options=options
             )
             if view.pink_id == PINK_USER_ID:
                 colour = self.t(N_("Pink (you move first)"))
@@ -313,11 +310,7 @@ class LocalGame:
             )
         else:
             view = await service.start_game(
-                guild_id=LOCAL_GUILD_ID,
-                channel_id=LOCAL_CHANNEL_ID,
-                pink_id=PINK_USER_ID,
-                blue_id=BLUE_USER_ID,
-                options=options,
+                **here, pink_id=PINK_USER_ID, blue_id=BLUE_USER_ID, options=options
             )
         self.write(
             self.t(

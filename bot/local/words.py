@@ -87,18 +87,7 @@ def run_line(outcomes: tuple[MoveOutcome, ...], names: dict[Player, str], locale
     action (``"Computer (easy) plays on alone: D5, E6 (captures 2)."``), then that action."""
     last = outcomes[-1]
     said = text.action_line(last.view.game, names, locale=locale)
-    dots = []
-    for outcome in outcomes[:-1]:
-        action, placement = outcome.action, outcome.placement
-        if action is None or action.point is None:
-            continue
-        gain = max(placement.pink_gain, placement.blue_gain) if placement else 0
-        if gain:
-            dots.append(
-                translate(locale, _("{point} (captures {n})", point=action.point.name, n=gain))
-            )
-        else:
-            dots.append(action.point.name)
+    dots = text.run_dots(outcomes[:-1], locale)
     computer = (
         last.view.to_move_id if last.action is None else last.view.user_of(last.action.player)
     )

@@ -6,6 +6,8 @@ BIGINT). Constraints and indexes live in the migrations, which are the truth for
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -20,10 +22,16 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+
+def _key(name: str, type_: type[BigInteger | Integer | Text] = BigInteger) -> Column[Any]:
+    """A part of a table's key whose values the bot chooses (Discord's ids, numbers)."""
+    return Column(name, type_, primary_key=True, autoincrement=False)
+
+
 guilds = Table(
     "guilds",
     metadata,
-    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("guild_id"),
     Column("game_channel_id", BigInteger),
     Column("default_clock", Integer),
     Column("updated", Float),
@@ -35,7 +43,7 @@ guilds = Table(
 players = Table(
     "players",
     metadata,
-    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("user_id"),
     Column("dm_on_turn", Boolean),
     Column("updated", Float),
 )
@@ -112,8 +120,8 @@ games = Table(
 actions = Table(
     "actions",
     metadata,
-    Column("game_id", BigInteger, primary_key=True),
-    Column("seq", Integer, primary_key=True),
+    _key("game_id"),
+    _key("seq", Integer),
     Column("kind", Text),
     Column("player", Integer),
     Column("point", Text),
@@ -123,8 +131,8 @@ actions = Table(
 ratings = Table(
     "ratings",
     metadata,
-    Column("guild_id", BigInteger, primary_key=True),
-    Column("user_id", BigInteger, primary_key=True),
+    _key("guild_id"),
+    _key("user_id"),
     Column("rating", Float),
     Column("rd", Float),
     Column("volatility", Float),
@@ -138,8 +146,8 @@ ratings = Table(
 rating_changes = Table(
     "rating_changes",
     metadata,
-    Column("game_id", BigInteger, primary_key=True),
-    Column("user_id", BigInteger, primary_key=True),
+    _key("game_id"),
+    _key("user_id"),
     Column("before", Float),
     Column("after", Float),
     Column("rd", Float),
@@ -148,7 +156,7 @@ rating_changes = Table(
 replays = Table(
     "replays",
     metadata,
-    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("game_id"),
     Column("gif", LargeBinary),
 )
 
@@ -160,7 +168,7 @@ def _locale_table(name: str, key: str) -> Table:
     return Table(
         name,
         metadata,
-        Column(key, BigInteger, primary_key=True, autoincrement=False),
+        _key(key),
         Column("locale", Text, nullable=False),
         Column("updated", Float),
     )
@@ -176,7 +184,7 @@ player_locales = _locale_table("player_locales", "user_id")
 takebacks = Table(
     "takebacks",
     metadata,
-    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("game_id"),
     Column("asker_id", BigInteger),
     Column("moves", Integer),
     Column("status", Text),
@@ -190,9 +198,9 @@ takebacks = Table(
 stickers = Table(
     "stickers",
     metadata,
-    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("sticker", Text, primary_key=True),
-    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("user_id"),
+    _key("sticker", Text),
+    _key("game_id"),
     Column("guild_id", BigInteger),
     Column("seq", Integer),
     Column("earned", Float),
@@ -203,8 +211,8 @@ stickers = Table(
 timers = Table(
     "timers",
     metadata,
-    Column("kind", Text, primary_key=True),
-    Column("ref_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("kind", Text),
+    _key("ref_id"),
     Column("guild_id", BigInteger),
     Column("due", Float),
 )
@@ -225,13 +233,13 @@ outbox = Table(
     sqlite_autoincrement=True,
 )
 
-# -- reviews and puzzles (0010) --------------------------------------------------
+# -- reviews and puzzles (0011) --------------------------------------------------
 
 # The computer's review of a finished game (JSON: ai.review.Review.to_json), made once.
 reviews = Table(
     "reviews",
     metadata,
-    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("game_id"),
     Column("requested_by", BigInteger),
     Column("data", Text),
     Column("created", Float),
@@ -242,7 +250,7 @@ reviews = Table(
 puzzles = Table(
     "puzzles",
     metadata,
-    Column("puzzle_key", Text, primary_key=True),
+    _key("puzzle_key", Text),
     Column("game_id", BigInteger),
     Column("width", Integer),
     Column("height", Integer),
@@ -268,7 +276,7 @@ puzzle_attempts = Table(
 puzzle_streaks = Table(
     "puzzle_streaks",
     metadata,
-    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("user_id"),
     Column("streak", Integer),
     Column("best", Integer),
     Column("solved", Integer),
@@ -276,7 +284,7 @@ puzzle_streaks = Table(
     Column("updated", Float),
 )
 
-# -- tournaments (0010) ----------------------------------------------------------
+# -- tournaments (0012) ----------------------------------------------------------
 
 tournaments = Table(
     "tournaments",
@@ -314,8 +322,8 @@ tournaments = Table(
 tournament_entrants = Table(
     "tournament_entrants",
     metadata,
-    Column("tournament_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("tournament_id"),
+    _key("user_id"),
     Column("joined", Float),
     Column("seed", Integer),
     Column("rating", Float),
@@ -325,9 +333,9 @@ tournament_entrants = Table(
 tournament_pairings = Table(
     "tournament_pairings",
     metadata,
-    Column("tournament_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("round", Integer, primary_key=True, autoincrement=False),
-    Column("board", Integer, primary_key=True, autoincrement=False),
+    _key("tournament_id"),
+    _key("round", Integer),
+    _key("board", Integer),
     Column("pink_id", BigInteger),
     Column("blue_id", BigInteger),
     Column("game_id", BigInteger),
@@ -339,7 +347,7 @@ tournament_pairings = Table(
 tournament_settings = Table(
     "tournament_settings",
     metadata,
-    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    _key("guild_id"),
     Column("anyone_creates", Boolean),
     Column("max_open", Integer),
     Column("updated", Float),

@@ -3,7 +3,9 @@ settings (direct messages on their turn, language)."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from typing import Any
+
+from sqlalchemy import Column, Row, delete, select
 
 from bot.storage.database import Database
 from bot.storage.schema import guild_locales, guilds, player_locales, players
@@ -16,16 +18,14 @@ class SettingsRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    async def _guild_row(self, guild_id: int, *columns: Column[Any]) -> Row[Any] | None:
+        async with self.db.reading() as conn:
+            found = await conn.execute(select(*columns).where(guilds.c.guild_id == guild_id))
+            return found.first()
+
     async def guild(self, guild_id: int) -> tuple[int | None, int] | None:
         """A server's (game channel id, default clock seconds), or None if never set."""
-        async with self.db.reading() as conn:
-            row = (
-                await conn.execute(
-                    select(guilds.c.game_channel_id, guilds.c.default_clock).where(
-                        guilds.c.guild_id == guild_id
-                    )
-                )
-            ).first()
+        row = await self._guild_row(guild_id, guilds.c.game_channel_id, guilds.c.default_clock)
         return None if row is None else (row[0], row[1])
 
     async def set_guild(
@@ -40,14 +40,9 @@ class SettingsRepository:
     async def limits(self, guild_id: int) -> tuple[int | None, int | None, int | None]:
         """A server's per-user limits (open challenges, running games, computer games); None
         where the default applies."""
-        async with self.db.reading() as conn:
-            row = (
-                await conn.execute(
-                    select(guilds.c.max_open_challenges, guilds.c.max_running_games,
-                           guilds.c.max_computer_games)
-                    .where(guilds.c.guild_id == guild_id)
-                )
-            ).first()  # fmt: skip
+        limits = (guilds.c.max_open_challenges, guilds.c.max_running_games,
+                  guilds.c.max_computer_games)  # fmt: skip
+        row = await self._guild_row(guild_id, *limits)
         return (None, None, None) if row is None else (row[0], row[1], row[2])
 
     async def set_limits(
