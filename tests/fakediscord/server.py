@@ -44,7 +44,11 @@ class FakeDiscord(Callbacks, Drivers):
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
         app.router.add_get("/attachments/{id}/{filename}", self._attachment)
         app.router.add_get("/", self._gateway)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        # At the end of a test, requests still held (a killed client's, a response the test
+        # held back) are not waited for: aiohttp would wait a minute for each handler.
+        self._runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, shutdown_timeout=1.0
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
