@@ -30,8 +30,8 @@ from bot.cogs.options import (
     TAKEBACKS_DESCRIPTION,
     game_options,
 )
-from bot.cogs.outcomes import announce
 from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.posting import send_to_game
 from bot.cogs.posts import create_thread, edit_message, fit_list
 from bot.cogs.tournament_posts import (
     ThreadPacer,
@@ -45,7 +45,7 @@ from bot.cogs.tournament_posts import (
 )
 from bot.games import PostKind, Refusal
 from bot.games.pairing import Format
-from bot.games.tournament_models import Tournament, TournamentNews
+from bot.games.tournament_models import Forfeit, Tournament, TournamentNews
 from bot.games.tournaments import TournamentPlan
 from bot.i18n import N_, SOURCE, _, translate
 from bot.outbox import delivering
@@ -62,6 +62,17 @@ BYE_CHOICES = [
     app_commands.Choice(name=N_("nothing: 0 points"), value="0"),
 ]
 EVENT_NAMES = {TournamentNews: "dots_tournament"}
+
+
+async def announce_forfeit(bot: GameBot, forfeit: Forfeit) -> None:
+    """In the forfeited game's thread: who withdrew, and that the other wins by forfeit."""
+    locale = await bot.locales.of_guild(forfeit.view.guild_id)
+    said = _(
+        "<@{loser}> withdrew from the tournament: <@{winner}> wins this game by forfeit.",
+        loser=forfeit.loser_id,
+        winner=forfeit.winner_id,
+    )
+    await send_to_game(bot, forfeit.view, translate(locale, said))
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -283,10 +294,10 @@ class Tournaments(
     async def withdraw(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
-        """Withdraw: this round's game resigned, no more pairings."""
+        """Withdraw: this round's game forfeited, no more pairings."""
         tid = await self._which(interaction, tournament)
         assert interaction.guild_id is not None
-        outcomes, deferred = await in_time(
+        forfeits, deferred = await in_time(
             interaction,
             self.bot.service.withdraw_from_tournament(
                 tournament_id=tid, guild_id=interaction.guild_id, user_id=interaction.user.id
@@ -304,8 +315,8 @@ class Tournaments(
             translate(locale, said),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        for outcome in outcomes:
-            await announce(self.bot, outcome)
+        for forfeit in forfeits:
+            await announce_forfeit(self.bot, forfeit)
 
     @app_commands.command(name="standings", description=N_("A tournament's standings"))
     @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.games.convert import stored_game_clock, to_dt
-from bot.games.models import GameOptions
+from bot.games.models import GameOptions, GameView
 from bot.games.pairing import Format
 from bot.games.standings import Outcome, Standing
 from bot.storage.rows import EntrantRow, PairingRow, TournamentRow, TournamentStatus
@@ -119,6 +119,22 @@ def pairing_value(row: PairingRow) -> Pairing:
         blue_points=row.blue_points,
         outcome=None if row.outcome is None else Outcome(row.outcome),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A game a withdrawal forfeited: its board (decided), the game as stopped, who withdrew."""
+
+    pairing: Pairing
+    view: GameView
+    loser_id: int
+
+    @property
+    def winner_id(self) -> int:
+        """The player who wins the board by forfeit."""
+        pink, blue = self.pairing.pink_id, self.pairing.blue_id
+        assert blue is not None
+        return blue if pink == self.loser_id else pink
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from bot.games import convert
 from bot.games.convert import to_ts
 from bot.games.core import Commit, GameCore
 from bot.games.errors import GameOver, NoSuchGame
-from bot.games.models import ClockChange, GameOptions, TimedOut
+from bot.games.models import ClockChange, GameOptions, GameView, TimedOut
 from bot.games.pairing import (
     Board,
     Format,
@@ -152,8 +152,10 @@ class TournamentRounds:
             past = row.round_deadline is not None and to_ts(now) >= row.round_deadline - 0.001
             if running and not past:
                 return None
-            for board in running:
-                await self._stop(board)
+            # The unfinished games, and any forfeited by a withdrawal whose stop a kill cut off.
+            forfeited = [b for b in boards if b.game_id is not None and b.pink_points is not None]
+            for board in running + forfeited:
+                await self.stop(board)
             step = await self._close(row, entrants, boards)
         try:
             _stored, games = await store.step(step)
@@ -332,22 +334,25 @@ class TournamentRounds:
                 )
         return step
 
-    async def _stop(self, board: PairingRow) -> None:
-        """Stop a game still running at its round's deadline (no result, no rating: the
-        board is decided by ``decide``)."""
+    async def stop(self, board: PairingRow) -> GameView | None:
+        """Stop a board's game still running (at its round's deadline, or forfeited by a
+        withdrawal): no result, no rating (the board is decided by its pairing row); the game
+        as stopped, None if it was not running."""
         assert board.game_id is not None
         game_id = board.game_id
         async with self.core.lock(game_id):
             try:
-                await self.core.running(game_id)
+                live = await self.core.running(game_id)
             except (NoSuchGame, GameOver):
-                return
+                return None
             stored = await self.core.store.games.finish_game(
                 game_id, Finish(GameStatus.ABORTED), at=to_ts(self.core.now())
             )
             self.core.forget(game_id)
-            if stored is not None:
-                await self.core.clock_changed(stored)
+            if stored is None:
+                return None
+            await self.core.clock_changed(stored)
+            return convert.game_view(stored, live.game)
 
     async def _decide(self, board: PairingRow, bye_points: float) -> Decision:
         """A board's result from its game as stored."""
@@ -401,6 +406,12 @@ def _forfeit_or_bye(
         outcome = Outcome.DOUBLE_LOSS if pink_out and blue_out else Outcome.FORFEIT
         return _with(pairing, Decision(pink, blue, outcome))
     return pairing
+
+
+def forfeited_by(board: PairingRow, user_id: int) -> PairingRow:
+    """A board lost by forfeit by ``user_id`` (who withdrew), won by the other player."""
+    pink_lost = board.pink_id == user_id
+    return _with(board, Decision(float(not pink_lost), float(pink_lost), Outcome.FORFEIT))
 
 
 def _options(row: TournamentRow) -> GameOptions:

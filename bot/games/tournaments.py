@@ -16,20 +16,21 @@ from bot.games.challenges import Challenges, board_columns, clock_and_takebacks
 from bot.games.convert import to_ts
 from bot.games.core import GameCore
 from bot.games.errors import OptionOutOfRange, Refusal
-from bot.games.models import ClockChange, GameOptions, MoveOutcome
+from bot.games.models import ClockChange, GameOptions
 from bot.games.pairing import Format
 from bot.games.play import Play
 from bot.games.standings import Standing, standings
 from bot.games.tournament_models import (
+    Forfeit,
     Pairing,
     Tournament,
     pairing_value,
     tournament_value,
 )
-from bot.games.tournament_rounds import TournamentRounds, seeded
+from bot.games.tournament_rounds import TournamentRounds, forfeited_by, seeded
 from bot.i18n import N_, Message, _, ngettext
 from bot.storage.errors import OverLimitError
-from bot.storage.rows import GameStatus, TournamentRow, TournamentStatus
+from bot.storage.rows import TournamentRow, TournamentStatus
 from bot.storage.tournaments import Entry
 
 PLAYER_RANGE = range(2, 257)
@@ -261,12 +262,11 @@ class Tournaments:
         await self.rounds.wake(tournament_id)
         return tournament
 
-    async def withdraw(
-        self, *, tournament_id: int, guild_id: int, user_id: int
-    ) -> list[MoveOutcome]:
-        """Withdraw from a running tournament: the game of this round still running is
-        resigned, later rounds are not paired for them (a round robin forfeits them); the
-        games played stand. The resignations' outcomes, to announce.
+    async def withdraw(self, *, tournament_id: int, guild_id: int, user_id: int) -> list[Forfeit]:
+        """Withdraw from a running tournament: their game of this round still running is a
+        forfeit (decided with the withdrawal, then stopped, unrated), later rounds are not
+        paired for them (a round robin forfeits them); the games played stand. The forfeits,
+        to announce.
 
         Raises:
             NoSuchTournament; TournamentRefused: not in it, withdrawn already, or not running.
@@ -276,23 +276,28 @@ class Tournaments:
             raise TournamentRefused(N_("you are not in this tournament"))
         if tournament.status != TournamentStatus.RUNNING:
             raise TournamentRefused(N_("only a running tournament can be withdrawn from"))
-        found = await self.core.store.tournaments.withdraw(tournament_id, user_id)
+        store = self.core.store.tournaments
+        boards = await store.pairings(tournament_id, tournament.round)
+        forfeits = [
+            forfeited_by(board, user_id)
+            for board in boards
+            if board.game_id is not None
+            and board.pink_points is None
+            and user_id in {board.pink_id, board.blue_id}
+        ]
+        found, decided = await store.withdraw(tournament_id, user_id, forfeits=forfeits)
         if found == Entry.ALREADY:
             raise TournamentRefused(N_("you have already withdrawn from this tournament"))
         if found == Entry.CLOSED:
             raise TournamentRefused(N_("only a running tournament can be withdrawn from"))
-        outcomes = []
-        for board in await self.core.store.tournaments.pairings(tournament_id, tournament.round):
-            if board.game_id is None or user_id not in {board.pink_id, board.blue_id}:
-                continue
-            game = await self.core.store.games.game(board.game_id)
-            if game is None or game.status != GameStatus.RUNNING:
-                continue
-            try:
-                outcomes.append(await self.play.resign(game_id=board.game_id, user_id=user_id))
-            except Refusal:
-                continue  # it ended meanwhile
-        return outcomes
+        stopped = []
+        for board in decided:
+            view = await self.rounds.stop(board)
+            if view is not None:
+                stopped.append(Forfeit(pairing_value(board), view, loser_id=user_id))
+        if decided:
+            await self.rounds.wake(tournament_id)  # that may have been the round's last game
+        return stopped
 
     # -- reads --------------------------------------------------------------------------------
 

@@ -23,12 +23,14 @@ from bot.storage.errors import OverLimitError, StaleWriteError
 from bot.storage.rows import (
     EntrantRow,
     GameRow,
+    GameStatus,
     PairingRow,
     StickerRow,
     TournamentRow,
     TournamentStatus,
 )
 from bot.storage.schema import (
+    games,
     tournament_entrants,
     tournament_pairings,
     tournament_settings,
@@ -203,13 +205,16 @@ class TournamentRepository:
             )
             return Entry.DONE if done.first() is not None else Entry.ALREADY
 
-    async def withdraw(self, tournament_id: int, user_id: int) -> Entry:
-        """Mark a playing entrant withdrawn after the tournament's current round (their games
-        of that round are the service's to forfeit)."""
+    async def withdraw(
+        self, tournament_id: int, user_id: int, *, forfeits: list[PairingRow]
+    ) -> tuple[Entry, list[PairingRow]]:
+        """Mark a playing entrant withdrawn after the tournament's current round, and in the
+        same transaction decide ``forfeits`` (their boards of that round, as the service
+        decided them) whose games are still running; the boards so decided."""
         async with self.db.transaction() as conn:
             row = await _read(conn, tournament_id, lock=True)
             if row is None or row.status != TournamentStatus.RUNNING:
-                return Entry.CLOSED
+                return Entry.CLOSED, []
             done = await conn.execute(
                 update(tournament_entrants)
                 .where(
@@ -219,7 +224,24 @@ class TournamentRepository:
                 .values(withdrawn_after=row.round)
                 .returning(tournament_entrants.c.user_id)
             )
-            return Entry.DONE if done.first() is not None else Entry.ALREADY
+            if done.first() is None:
+                return Entry.ALREADY, []
+            running = select(games.c.game_id).where(games.c.status == GameStatus.RUNNING)
+            decided = []
+            for board in forfeits:
+                found = await conn.execute(
+                    update(tournament_pairings)
+                    .where(
+                        _board(board),
+                        tournament_pairings.c.round == row.round,
+                        tournament_pairings.c.pink_points.is_(None),
+                        tournament_pairings.c.game_id.in_(running),
+                    )
+                    .values(_decision(board))
+                    .returning(*_P_COLS)
+                )
+                decided.extend(PairingRow(*r) for r in found.all())
+            return Entry.DONE, decided
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         """A tournament's entrants, in the order they joined."""
@@ -308,13 +330,7 @@ class TournamentRepository:
                 raise StaleWriteError(f"tournament {step.tournament_id} moved on")
             for result in step.results:
                 await conn.execute(
-                    update(tournament_pairings)
-                    .where(_board(result))
-                    .values(
-                        pink_points=result.pink_points,
-                        blue_points=result.blue_points,
-                        outcome=result.outcome,
-                    )
+                    update(tournament_pairings).where(_board(result)).values(_decision(result))
                 )
             for user_id, seed, rating in step.seeds:
                 await conn.execute(
@@ -355,6 +371,11 @@ def _entrant(tournament_id: int, user_id: int) -> ColumnElement[bool]:
         tournament_entrants.c.tournament_id == tournament_id,
         tournament_entrants.c.user_id == user_id,
     )
+
+
+def _decision(row: PairingRow) -> dict[str, object]:
+    """The columns of a board's result."""
+    return {"pink_points": row.pink_points, "blue_points": row.blue_points, "outcome": row.outcome}
 
 
 def _board(row: PairingRow) -> ColumnElement[bool]:

@@ -210,11 +210,14 @@ async def test_a_withdrawn_player_forfeits_their_game_and_is_not_paired_again(
     for b in boards[1:]:
         assert b.game_id is not None
         await win(service, b.game_id, b.pink_id)
-    outcomes = await service.withdraw_from_tournament(
+    forfeits = await service.withdraw_from_tournament(
         tournament_id=made.tournament_id, guild_id=GUILD, user_id=leaver
     )
-    assert [o.result.winner for o in outcomes if o.result] == [1]  # resigned: Pink wins
+    assert [(f.loser_id, f.winner_id) for f in forfeits] == [(leaver, boards[0].pink_id)]
+    assert forfeits[0].view.status == "aborted"  # stopped: no result of its own, unrated
     await reaches(service, made.tournament_id, 2)
+    first = (await service.tournament_pairings(tournament_id=made.tournament_id, round_=1))[0]
+    assert (first.pink_points, first.blue_points, first.outcome) == (1.0, 0.0, "forfeit")
     second = await service.tournament_pairings(tournament_id=made.tournament_id, round_=2)
     assert leaver not in {p for b in second for p in (b.pink_id, b.blue_id)}
     assert sum(b.is_bye for b in second) == 1  # five players left
