@@ -39,7 +39,7 @@ from bot.games.computer import Thinker
 from bot.games.computer_games import ComputerGames
 from bot.games.core import CoreOptions, GameCore, utc_now
 from bot.games.events import EventBus
-from bot.games.models import TimedOut
+from bot.games.models import GameAborted
 from bot.games.play import Play
 from bot.games.puzzles import Puzzles
 from bot.games.queries import Queries
@@ -94,7 +94,7 @@ class GameService:
             self.computer.take_turn,
             self.tournaments.rounds.game_ended,
         ]
-        core.events.subscribe(self.tournaments.rounds.on_timed_out, TimedOut)
+        core.events.subscribe(self.tournaments.rounds.on_aborted, GameAborted)
 
         # The use-cases, by collaborator (the adapters call them on the service).
         self.subscribe = core.events.subscribe

@@ -20,7 +20,7 @@ from bot.games import convert
 from bot.games.convert import to_ts
 from bot.games.core import Commit, GameCore
 from bot.games.errors import GameOver, NoSuchGame
-from bot.games.models import ClockChange, GameOptions, GameView, TimedOut
+from bot.games.models import ClockChange, GameAborted, GameOptions, GameView
 from bot.games.pairing import (
     Board,
     Format,
@@ -93,10 +93,12 @@ class TournamentRounds:
         if outcome is not None and outcome.is_over:
             await self.wake_for_game(commit.live.row.game_id)
 
-    async def on_timed_out(self, event: TimedOut) -> None:
-        """A game aborted by its clock (no dot) ends without a commit: the same as above."""
-        if event.outcome.aborted:
-            await self.wake_for_game(event.outcome.view.game_id)
+    async def on_aborted(self, event: GameAborted) -> None:
+        """A game ended without a result (an abort, its clock with no move, an admin's
+        cancel) and without a commit: the same as above; ``decide`` scores its board by the
+        rule for a game stopped unfinished (no dot at all: a double loss; one player's dots
+        only: a forfeit; else the higher score)."""
+        await self.wake_for_game(event.view.game_id)
 
     async def wake_for_game(self, game_id: int) -> None:
         """Bring forward the timer of the tournament a game belongs to, if any."""

@@ -198,6 +198,42 @@ async def test_at_its_deadline_a_round_decides_its_unfinished_games(running: Any
     assert third.game_id is not None
 
 
+async def test_a_game_cancelled_or_aborted_is_decided_at_once_and_ends_its_round(
+    running: Any,
+) -> None:
+    service, clock, _news = running
+    made = await open_tournament(service, plan(rounds=2), PLAYERS[:4])
+    await started(service, clock, made.tournament_id)
+    first, second = await service.tournament_pairings(tournament_id=made.tournament_id, round_=1)
+    assert first.game_id is not None and second.game_id is not None
+    await win(service, first.game_id, first.pink_id)
+    # Board 2: a dot each, then an admin cancels it: the round's last game, decided by the
+    # rule for a game stopped unfinished (equal scores: a draw), without waiting for its
+    # deadline (the clock does not move).
+    await service.place(game_id=second.game_id, user_id=second.pink_id, point="B2")
+    await service.place(game_id=second.game_id, user_id=second.blue_id, point="H8")
+    await service.admin_cancel(game_id=second.game_id, guild_id=GUILD)
+    await reaches(service, made.tournament_id, 2)
+    decided = await service.tournament_pairings(tournament_id=made.tournament_id, round_=1)
+    assert [(b.pink_points, b.blue_points, b.outcome) for b in decided] == [
+        (1.0, 0.0, "game"),
+        (0.5, 0.5, "adjudicated"),
+    ]
+    # Round 2: one game cancelled before any dot, the other aborted by a player before the
+    # first move: no dot at all, a double loss each; the tournament ends at once.
+    third, fourth = await service.tournament_pairings(tournament_id=made.tournament_id, round_=2)
+    assert third.game_id is not None and fourth.game_id is not None
+    await service.admin_cancel(game_id=third.game_id, guild_id=GUILD)
+    await service.abort(game_id=fourth.game_id, user_id=fourth.pink_id)
+    over = await finished(service, made.tournament_id)
+    assert over.status == TournamentStatus.OVER
+    decided = await service.tournament_pairings(tournament_id=made.tournament_id, round_=2)
+    assert [(b.pink_points, b.blue_points, b.outcome) for b in decided] == [
+        (0.0, 0.0, "double_loss"),
+        (0.0, 0.0, "double_loss"),
+    ]
+
+
 async def test_a_withdrawn_player_forfeits_their_game_and_is_not_paired_again(
     running: Any,
 ) -> None:
