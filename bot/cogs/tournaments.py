@@ -7,8 +7,9 @@ buttons work after a restart, and its rounds run without anyone typing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -30,7 +31,7 @@ from bot.cogs.options import (
     TAKEBACKS_DESCRIPTION,
     game_options,
 )
-from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.persistent import ActionButton, CustomId
 from bot.cogs.posting import send_to_game
 from bot.cogs.posts import create_thread, edit_message, fit_list
 from bot.cogs.tournament_posts import (
@@ -51,6 +52,8 @@ from bot.i18n import N_, SOURCE, _, translate
 from bot.outbox import delivering
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=N_("Swiss"), value=Format.SWISS.value),
@@ -239,6 +242,29 @@ class Tournaments(
             )
         )
 
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int | None,
+        use_case: Callable[..., Awaitable[T]],
+        **more: Any,
+    ) -> tuple[int, T, bool, str]:
+        """Run ``use_case`` by the member on the tournament a command names (answering in
+        time): its id, what the use-case returned, whether the answer was deferred, and the
+        channel's language."""
+        tid = await self._which(interaction, tournament)
+        assert interaction.guild_id is not None
+        found, deferred = await in_time(
+            interaction,
+            use_case(
+                tournament_id=tid,
+                guild_id=interaction.guild_id,
+                user_id=interaction.user.id,
+                **more,
+            ),
+        )
+        return tid, found, deferred, await public_locale(interaction)
+
     @app_commands.command(name="join", description=N_("Join a tournament"))
     @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
     async def join(
@@ -274,18 +300,10 @@ class Tournaments(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
         """Start (its creator or an admin)."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
-        _started, deferred = await in_time(
-            interaction,
-            self.bot.service.start_tournament(
-                tournament_id=tid,
-                guild_id=interaction.guild_id,
-                user_id=interaction.user.id,
-                is_admin=is_admin(interaction),
-            ),
+        service = self.bot.service
+        tid, _started, deferred, locale = await self._act(
+            interaction, tournament, service.start_tournament, is_admin=is_admin(interaction)
         )
-        locale = await public_locale(interaction)
         said = _("Tournament #{id} starts: round 1 is being paired.", id=tid)
         await reply(interaction, deferred, translate(locale, said))
 
@@ -295,15 +313,9 @@ class Tournaments(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
         """Withdraw: this round's game forfeited, no more pairings."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
-        forfeits, deferred = await in_time(
-            interaction,
-            self.bot.service.withdraw_from_tournament(
-                tournament_id=tid, guild_id=interaction.guild_id, user_id=interaction.user.id
-            ),
+        tid, forfeits, deferred, locale = await self._act(
+            interaction, tournament, self.bot.service.withdraw_from_tournament
         )
-        locale = await public_locale(interaction)
         said = _(
             "<@{user}> withdrew from tournament #{id}; their finished games stand.",
             user=interaction.user.id,
@@ -488,7 +500,7 @@ async def refresh(bot: GameBot, tournament: Tournament) -> None:
 
 
 class EntryButton(
-    PersistentItem[discord.ui.Button[Any]],
+    ActionButton,
     custom_id=CustomId("dots:tournament", ("join", "leave")),
 ):
     """Join or Leave a tournament taking entrants."""
@@ -498,17 +510,6 @@ class EntryButton(
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
     }
-
-    def component(
-        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
-    ) -> discord.ui.Button[Any]:
-        """The button (its label in ``locale``); ``disabled`` once registration is over."""
-        return discord.ui.Button(
-            label=translate(locale, self.LABELS[self.action]),
-            style=self.STYLES[self.action],
-            custom_id=self.made_id(),
-            disabled=disabled,
-        )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """Join or leave, then show the entrants in the announcement."""

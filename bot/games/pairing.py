@@ -8,13 +8,10 @@ White. Players are given to them by their starting number (``seed``).
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import logging
 import signal
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -26,10 +23,8 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult, ScoringPointSystemCode
 from py4swiss.trf.sections import PlayerSection, XSection
 
-from bot.games.workers import new_pool
+from bot.games.workers import new_pool, run_or_thread, shut
 from bot.storage.rows import PairingRow
-
-log = logging.getLogger(__name__)
 
 # Fields this small are paired in-process (milliseconds); larger ones in a worker process, so
 # that a round of 256 (a second or so of py4swiss's Python around its compiled matching,
@@ -237,15 +232,9 @@ class Pairer:
             self._pool = new_pool(
                 processes=True, workers=1, name="pairing", initializer=_ignore_interrupts
             )
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
-        except BrokenProcessPool:
-            log.warning("the pairing worker died; pairing in a thread")
-            self.close()
-            return await asyncio.to_thread(call)
+        return await run_or_thread(self._pool, call, restart=self.close)
 
     def close(self) -> None:
         """Stop the worker (a pairing under way is dropped; its step is retried)."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        shut(pool)
