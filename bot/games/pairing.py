@@ -26,18 +26,6 @@ from py4swiss.trf.sections import PlayerSection, XSection
 from bot.games.workers import new_pool, run_or_thread, shut
 from bot.storage.rows import PairingRow
 
-# Fields this small are paired in-process (milliseconds); larger ones in a worker process, so
-# that a round of 256 (a second or so of py4swiss's Python around its compiled matching,
-# bench/tournament.py) never stalls the bot.
-IN_PROCESS = 16
-
-
-class Format(StrEnum):
-    """A tournament's format; the values are what the tournaments table stores."""
-
-    SWISS = "swiss"
-    ROUND_ROBIN = "round_robin"
-
 
 @dataclass(frozen=True, slots=True)
 class Seeded:
@@ -59,6 +47,13 @@ class Board:
 
 class PairingFailed(Exception):  # noqa: N818 (a state of the tournament, reported by the caller)
     """No pairing of this round exists under the rules (every possible pair has met)."""
+
+
+class Format(StrEnum):
+    """A tournament's format; the values are what the tournaments table stores."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
 
 
 def round_robin_rounds(players: int, cycles: int) -> int:
@@ -204,6 +199,12 @@ _UNPLAYED = frozenset({"forfeit", "double_loss"})
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot's own process handles Ctrl-C
+
+
+# Fields this small are paired in-process (milliseconds); larger ones in a worker process, so
+# that a round of 256 (a second or so of py4swiss's Python around its compiled matching,
+# bench/tournament.py) never stalls the bot.
+IN_PROCESS = 16
 
 
 class Pairer:

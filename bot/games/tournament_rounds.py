@@ -196,17 +196,7 @@ class TournamentRounds:
         """Registration closes: seeds drawn (by rating, then who joined first) and round 1
         paired; fewer than two entrants cancel the tournament."""
         now = to_ts(self.core.now())
-        base = Step(
-            tournament_id=row.tournament_id,
-            guild_id=row.guild_id,
-            status=row.status,
-            round=0,
-            new_status=TournamentStatus.CANCELLED,
-            new_round=0,
-            round_deadline=None,
-            at=now,
-            timer_due=None,
-        )
+        base = _step(row, TournamentStatus.CANCELLED, at=now)
         if len(entrants) < 2:
             return base
         rated = []
@@ -231,17 +221,7 @@ class TournamentRounds:
         self, row: TournamentRow, entrants: list[EntrantRow], boards: list[PairingRow]
     ) -> Step:
         """Decide the round's boards and pair the next round (or end the tournament)."""
-        step = Step(
-            tournament_id=row.tournament_id,
-            guild_id=row.guild_id,
-            status=row.status,
-            round=row.round,
-            new_status=TournamentStatus.OVER,
-            new_round=row.round,
-            round_deadline=None,
-            at=to_ts(self.core.now()),
-            timer_due=None,
-        )
+        step = _step(row, TournamentStatus.OVER, at=to_ts(self.core.now()))
         for board in boards:
             if board.pink_points is not None:
                 continue
@@ -378,6 +358,22 @@ class TournamentRounds:
         game = convert.rebuild(game_row, actions)
         scores = (game.score(Player.PINK), game.score(Player.BLUE))
         return decide(finished=False, winner=None, dots=(pink_dots, blue_dots), scores=scores)
+
+
+def _step(row: TournamentRow, new_status: TournamentStatus, *, at: float) -> Step:
+    """A step from where the tournament stands to ``new_status`` at ``at``, in the same round
+    (pairing a round moves it on, and sets its deadline and timer)."""
+    return Step(
+        tournament_id=row.tournament_id,
+        guild_id=row.guild_id,
+        status=row.status,
+        round=row.round,
+        new_status=new_status,
+        new_round=row.round,
+        round_deadline=None,
+        at=at,
+        timer_due=None,
+    )
 
 
 def _with(board: PairingRow, decision: Decision) -> PairingRow:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.games import convert
-from bot.games.challenges import Challenges, board_columns, clock_and_takebacks
+from bot.games.challenges import Challenges, board_columns, clock_and_takebacks, unposted
 from bot.games.convert import to_ts
 from bot.games.core import GameCore
 from bot.games.errors import OptionOutOfRange, Refusal
@@ -169,10 +169,7 @@ class Tournaments:
             seconds = round(options.game_clock.total.total_seconds())
         row = TournamentRow(
             tournament_id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=None,
-            message_id=None,
+            **unposted(guild_id=guild_id, channel_id=channel_id),
             creator_id=creator_id,
             format=plan.format,
             rounds=plan.rounds if plan.format == Format.SWISS else 0,

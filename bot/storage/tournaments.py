@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Delete, Update, and_, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database
@@ -23,7 +23,6 @@ from bot.storage.errors import OverLimitError, StaleWriteError
 from bot.storage.rows import (
     EntrantRow,
     GameRow,
-    GameStatus,
     PairingRow,
     StickerRow,
     TournamentRow,
@@ -36,15 +35,15 @@ from bot.storage.schema import (
     tournament_settings,
     tournaments,
 )
-from bot.storage.statements import insert_game
+from bot.storage.statements import RUNNING, columns_of, insert_game
 from bot.storage.stickers import StickerRepository
 from bot.storage.timer_repository import TimerKind, TimerRepository
 from bot.storage.timers import current_claim
 from bot.storage.upsert import upsert
 
-_T_COLS = [tournaments.c[f.name] for f in fields(TournamentRow)]
-_E_COLS = [tournament_entrants.c[f.name] for f in fields(EntrantRow)]
-_P_COLS = [tournament_pairings.c[f.name] for f in fields(PairingRow)]
+_T_COLS = columns_of(tournaments, TournamentRow)
+_E_COLS = columns_of(tournament_entrants, EntrantRow)
+_P_COLS = columns_of(tournament_pairings, PairingRow)
 _OPEN = tournaments.c.status.in_([TournamentStatus.REGISTERING, TournamentStatus.RUNNING])
 
 
@@ -174,8 +173,8 @@ class TournamentRepository:
     async def join(self, tournament_id: int, user_id: int, *, at: float) -> Entry:
         """Add an entrant while registration is open and below the cap."""
         async with self.db.transaction() as conn:
-            row = await _read(conn, tournament_id, lock=True)
-            if row is None or row.status != TournamentStatus.REGISTERING:
+            row = await _locked(conn, tournament_id, TournamentStatus.REGISTERING)
+            if row is None:
                 return Entry.CLOSED
             key = _entrant(tournament_id, user_id)
             if (await conn.execute(select(tournament_entrants.c.user_id).where(key))).first():
@@ -195,15 +194,10 @@ class TournamentRepository:
     async def leave(self, tournament_id: int, user_id: int) -> Entry:
         """Remove an entrant while registration is open."""
         async with self.db.transaction() as conn:
-            row = await _read(conn, tournament_id, lock=True)
-            if row is None or row.status != TournamentStatus.REGISTERING:
+            if await _locked(conn, tournament_id, TournamentStatus.REGISTERING) is None:
                 return Entry.CLOSED
-            done = await conn.execute(
-                delete(tournament_entrants)
-                .where(_entrant(tournament_id, user_id))
-                .returning(tournament_entrants.c.user_id)
-            )
-            return Entry.DONE if done.first() is not None else Entry.ALREADY
+            gone = delete(tournament_entrants).where(_entrant(tournament_id, user_id))
+            return Entry.DONE if await _changed(conn, gone) else Entry.ALREADY
 
     async def withdraw(
         self, tournament_id: int, user_id: int, *, forfeits: list[PairingRow]
@@ -212,21 +206,20 @@ class TournamentRepository:
         same transaction decide ``forfeits`` (their boards of that round, as the service
         decided them) whose games are still running; the boards so decided."""
         async with self.db.transaction() as conn:
-            row = await _read(conn, tournament_id, lock=True)
-            if row is None or row.status != TournamentStatus.RUNNING:
+            row = await _locked(conn, tournament_id, TournamentStatus.RUNNING)
+            if row is None:
                 return Entry.CLOSED, []
-            done = await conn.execute(
+            marked = (
                 update(tournament_entrants)
                 .where(
                     _entrant(tournament_id, user_id),
                     tournament_entrants.c.withdrawn_after.is_(None),
                 )
                 .values(withdrawn_after=row.round)
-                .returning(tournament_entrants.c.user_id)
             )
-            if done.first() is None:
+            if not await _changed(conn, marked):
                 return Entry.ALREADY, []
-            running = select(games.c.game_id).where(games.c.status == GameStatus.RUNNING)
+            running = select(games.c.game_id).where(RUNNING)
             decided = []
             for board in forfeits:
                 found = await conn.execute(
@@ -384,6 +377,20 @@ def _board(row: PairingRow) -> ColumnElement[bool]:
         tournament_pairings.c.round == row.round,
         tournament_pairings.c.board == row.board,
     )
+
+
+async def _locked(
+    conn: AsyncConnection, tournament_id: int, status: TournamentStatus
+) -> TournamentRow | None:
+    """The tournament, locked for this transaction, if it is in ``status``."""
+    row = await _read(conn, tournament_id, lock=True)
+    return row if row is not None and row.status == status else None
+
+
+async def _changed(conn: AsyncConnection, statement: Update | Delete) -> bool:
+    """Run a change of one entrant's row; whether there was such a row to change."""
+    done = await conn.execute(statement.returning(tournament_entrants.c.user_id))
+    return done.first() is not None
 
 
 async def _read(
