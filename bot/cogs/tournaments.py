@@ -65,6 +65,8 @@ BYE_CHOICES = [
     app_commands.Choice(name=N_("nothing: 0 points"), value="0"),
 ]
 EVENT_NAMES = {TournamentNews: "dots_tournament"}
+GROUP = N_("Swiss and round-robin tournaments that run themselves")
+WHICH = N_("The tournament's number (default: the open one)")
 
 
 async def announce_forfeit(bot: GameBot, forfeit: Forfeit) -> None:
@@ -84,11 +86,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 @app_commands.guild_only()
-class Tournaments(
-    commands.GroupCog,
-    group_name="tournament",
-    group_description=N_("Swiss and round-robin tournaments that run themselves"),
-):
+class Tournaments(commands.GroupCog, group_name="tournament", group_description=GROUP):
     """``/tournament``, and the posts of the tournaments' steps."""
 
     def __init__(self, bot: GameBot) -> None:
@@ -131,16 +129,17 @@ class Tournaments(
 
     @app_commands.command(name="create", description=N_("Create a tournament in this channel"))
     @app_commands.describe(
+        # The tournament's shape, then what every game of it is played with, then its rounds.
         format=N_("Swiss (paired by score) or round robin (everyone plays everyone)"),
         rounds=N_("Swiss: how many rounds (default 3)"),
         double=N_("Round robin: play everyone twice, colours swapped (default no)"),
+        rated=N_("Whether the games count for the leaderboard (default yes)"),
+        takebacks=TAKEBACKS_DESCRIPTION,
+        **{k: v for k, v in OPTION_DESCRIPTIONS.items() if k != "colour"},
         round_hours=N_("Hours each round lasts: its games must end by then (default 48)"),
         registration_hours=N_("Hours registration stays open (default: until you start it)"),
         players=N_("The most players it takes (default 16)"),
         bye=N_("Points for a bye (default 1)"),
-        rated=N_("Whether the games count for the leaderboard (default yes)"),
-        takebacks=TAKEBACKS_DESCRIPTION,
-        **{k: v for k, v in OPTION_DESCRIPTIONS.items() if k != "colour"},
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -242,6 +241,25 @@ class Tournaments(
             )
         )
 
+    async def _look(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int | None,
+        more: Callable[[Tournament], Awaitable[T]],
+    ) -> tuple[Tournament, T, bool | None, str]:
+        """Read the tournament a command names and ``more`` about it (answering in time):
+        both, whether the answer was deferred, and the channel's language."""
+        tid = await self._which(interaction, tournament)
+        guild_id = interaction.guild_id
+        service = self.bot.service
+
+        async def read() -> tuple[Tournament, T]:
+            found = await service.tournament(tournament_id=tid, guild_id=guild_id)
+            return found, await more(found)
+
+        (found, extra), deferred = await in_time(interaction, read())
+        return found, extra, deferred, await public_locale(interaction)
+
     async def _act(
         self,
         interaction: discord.Interaction[Any],
@@ -266,7 +284,7 @@ class Tournaments(
         return tid, found, deferred, await public_locale(interaction)
 
     @app_commands.command(name="join", description=N_("Join a tournament"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def join(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -274,7 +292,7 @@ class Tournaments(
         await self._entry(interaction, "join", await self._which(interaction, tournament))
 
     @app_commands.command(name="leave", description=N_("Leave a tournament before it starts"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def leave(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -295,7 +313,7 @@ class Tournaments(
         await refresh(self.bot, tournament)
 
     @app_commands.command(name="start", description=N_("Close registration and pair round 1"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def start(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -308,7 +326,7 @@ class Tournaments(
         await reply(interaction, deferred, translate(locale, said))
 
     @app_commands.command(name="withdraw", description=N_("Withdraw from a running tournament"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def withdraw(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -331,21 +349,18 @@ class Tournaments(
             await announce_forfeit(self.bot, forfeit)
 
     @app_commands.command(name="standings", description=N_("A tournament's standings"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def standings(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
         """The standings as text and as a picture."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
         service = self.bot.service
-
-        async def read() -> tuple[Tournament, list[Any]]:
-            found = await service.tournament(tournament_id=tid, guild_id=interaction.guild_id)
-            return found, await service.tournament_standings(tournament_id=tid)
-
-        (found, lines), deferred = await in_time(interaction, read())
-        locale = await public_locale(interaction)
+        found, lines, deferred, locale = await self._look(
+            interaction,
+            tournament,
+            lambda t: service.tournament_standings(tournament_id=t.tournament_id),
+        )
+        tid = found.tournament_id
         if not lines:
             said = _("Tournament #{id} has no standings yet.", id=tid)
             await reply(interaction, deferred, translate(locale, said))
@@ -366,7 +381,7 @@ class Tournaments(
 
     @app_commands.command(name="pairings", description=N_("A round's pairings and results"))
     @app_commands.describe(
-        tournament=N_("The tournament's number (default: the open one)"),
+        tournament=WHICH,
         round=N_("The round (default: the current one)"),
     )
     async def pairings(
@@ -376,18 +391,17 @@ class Tournaments(
         round: int | None = None,
     ) -> None:
         """A round's boards: results once decided, else links to the games."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
         service = self.bot.service
 
-        async def read() -> tuple[Tournament, list[Any]]:
-            found = await service.tournament(tournament_id=tid, guild_id=interaction.guild_id)
-            number = found.round if round is None else round
-            return found, await service.tournament_pairings(tournament_id=tid, round_=number)
+        def which(t: Tournament) -> int:
+            return t.round if round is None else round
 
-        (found, boards), deferred = await in_time(interaction, read())
-        locale = await public_locale(interaction)
-        number = found.round if round is None else round
+        found, boards, deferred, locale = await self._look(
+            interaction,
+            tournament,
+            lambda t: service.tournament_pairings(tournament_id=t.tournament_id, round_=which(t)),
+        )
+        tid, number = found.tournament_id, which(found)
         if not boards:
             said = _("Tournament #{id} has no round {round}.", id=tid, round=number)
             await reply(interaction, deferred, translate(locale, said))
