@@ -88,7 +88,7 @@ class GameService:
         self.puzzles = Puzzles(core)
         self.reviews = Reviews(core, self.queries, self.puzzles, reviewer=reviewer)
         core.before_commit[:] = [self.stickers.earn]
-        self.tournaments = Tournaments(core, self.challenges, self.play)
+        self.tournaments = Tournaments(core, self.challenges)
         core.after_commit[:] = [
             core.wake_clocks,
             self.computer.take_turn,

@@ -18,7 +18,6 @@ from bot.games.core import GameCore
 from bot.games.errors import OptionOutOfRange, Refusal
 from bot.games.models import ClockChange, GameOptions
 from bot.games.pairing import Format
-from bot.games.play import Play
 from bot.games.standings import Standing, standings
 from bot.games.tournament_models import (
     Forfeit,
@@ -89,9 +88,8 @@ def shortest_round(options: GameOptions) -> timedelta:
 class Tournaments:
     """Registration and reads of tournaments; ``rounds`` runs them."""
 
-    def __init__(self, core: GameCore, challenges: Challenges, play: Play) -> None:
+    def __init__(self, core: GameCore, challenges: Challenges) -> None:
         self.core = core
-        self.play = play
         self.settings = challenges.settings
         self.rounds = TournamentRounds(core, challenges.new_game_row)
 
