@@ -266,7 +266,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         tournament: int | None,
         use_case: Callable[..., Awaitable[T]],
         **more: Any,
-    ) -> tuple[int, T, bool, str]:
+    ) -> tuple[int, T, bool | None, str]:
         """Run ``use_case`` by the member on the tournament a command names (answering in
         time): its id, what the use-case returned, whether the answer was deferred, and the
         channel's language."""
