@@ -271,16 +271,9 @@ class Tournaments:
             raise TournamentRefused(N_("you are not in this tournament"))
         if tournament.status != TournamentStatus.RUNNING:
             raise TournamentRefused(N_("only a running tournament can be withdrawn from"))
-        store = self.core.store.tournaments
-        boards = await store.pairings(tournament_id, tournament.round)
-        forfeits = [
-            forfeited_by(board, user_id)
-            for board in boards
-            if board.game_id is not None
-            and board.pink_points is None
-            and user_id in {board.pink_id, board.blue_id}
-        ]
-        found, decided = await store.withdraw(tournament_id, user_id, forfeits=forfeits)
+        found, decided = await self.core.store.tournaments.withdraw(
+            tournament_id, user_id, forfeit=lambda board: forfeited_by(board, user_id)
+        )
         if found == Entry.ALREADY:
             raise TournamentRefused(N_("you have already withdrawn from this tournament"))
         if found == Entry.CLOSED:

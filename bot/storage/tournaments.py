@@ -12,10 +12,22 @@ round is never paired twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, Delete, Update, and_, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Delete,
+    Update,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database
@@ -200,11 +212,11 @@ class TournamentRepository:
             return Entry.DONE if await _changed(conn, gone) else Entry.ALREADY
 
     async def withdraw(
-        self, tournament_id: int, user_id: int, *, forfeits: list[PairingRow]
+        self, tournament_id: int, user_id: int, *, forfeit: Callable[[PairingRow], PairingRow]
     ) -> tuple[Entry, list[PairingRow]]:
         """Mark a playing entrant withdrawn after the tournament's current round, and in the
-        same transaction decide ``forfeits`` (their boards of that round, as the service
-        decided them) whose games are still running; the boards so decided."""
+        same transaction decide their boards of that round whose games still run, each as
+        ``forfeit`` decides it (the service's rule); the boards so decided."""
         async with self.db.transaction() as conn:
             row = await _locked(conn, tournament_id, TournamentStatus.RUNNING)
             if row is None:
@@ -219,21 +231,21 @@ class TournamentRepository:
             )
             if not await _changed(conn, marked):
                 return Entry.ALREADY, []
-            running = select(games.c.game_id).where(RUNNING)
-            decided = []
-            for board in forfeits:
-                found = await conn.execute(
-                    update(tournament_pairings)
-                    .where(
-                        _board(board),
-                        tournament_pairings.c.round == row.round,
-                        tournament_pairings.c.pink_points.is_(None),
-                        tournament_pairings.c.game_id.in_(running),
-                    )
-                    .values(_decision(board))
-                    .returning(*_P_COLS)
+            playing = select(*_P_COLS).where(
+                tournament_pairings.c.tournament_id == tournament_id,
+                tournament_pairings.c.round == row.round,
+                tournament_pairings.c.pink_points.is_(None),
+                or_(
+                    tournament_pairings.c.pink_id == user_id,
+                    tournament_pairings.c.blue_id == user_id,
+                ),
+                tournament_pairings.c.game_id.in_(select(games.c.game_id).where(RUNNING)),
+            )
+            decided = [forfeit(PairingRow(*r)) for r in (await conn.execute(playing)).all()]
+            for board in decided:
+                await conn.execute(
+                    update(tournament_pairings).where(_board(board)).values(_decision(board))
                 )
-                decided.extend(PairingRow(*r) for r in found.all())
             return Entry.DONE, decided
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
