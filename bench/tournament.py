@@ -1,8 +1,8 @@
 """Tournaments: how long the pairing library takes, and whether the bot stays responsive
 while a round opens its games' threads.
 
-1. Pairing time of a 256-player Swiss round (FIDE Dutch, ``caissify-pairings``): round 1, and
-   a later round with the history of the rounds before it (each played out, the lower starting
+1. Pairing time of a 256-player Swiss round (FIDE Dutch, ``py4swiss``): round 1, and
+   the later rounds with the history of the rounds before it (each played out, the lower starting
    number winning, every tenth game drawn), as the bot pairs it (``bot.games.pairing``).
 2. The real bot against the fake Discord: 64 players join a Swiss and an admin starts it; the
    round opens its 32 game threads (paced within Discord's limit on thread creation, which the
@@ -10,8 +10,9 @@ while a round opens its games' threads.
    50 ms; printed: the first answers' p50/p99 (from INTERACTION_CREATE sent to the bot's first
    response), how long the 32 threads took, and the 429s the fake answered.
 
-Run: python bench/tournament.py [--players 256] [--rounds 2] [--open 64] (a later round of 256
-players takes the library minutes: its matching is networkx's pure-Python one).
+Run: python bench/tournament.py [--players 256] [--rounds 3] [--open 64] [--no-open] (a round
+of 256 players takes seconds; with caissify-pairings, used before, round 2 took 75 s for 128
+players and over 18 minutes for 256: its matching was networkx's pure-Python one).
 """
 
 from __future__ import annotations
@@ -120,13 +121,16 @@ def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--players", type=int, default=256, help="players of the paired Swiss")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds of the paired Swiss")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the paired Swiss")
     parser.add_argument("--open", type=int, default=64, help="players of the round opened")
+    parser.add_argument("--no-open", action="store_true", help="only the pairing times")
     args = parser.parse_args()
     times = pairing_times(args.players, args.rounds)
-    print(f"pairing a {args.players}-player Swiss round (FIDE Dutch, caissify-pairings):")
+    print(f"pairing a {args.players}-player Swiss round (FIDE Dutch, py4swiss):")
     for round_, seconds in enumerate(times, 1):
         print(f"  round {round_}: {seconds * 1000:.0f} ms")
+    if args.no_open:
+        return
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(responsiveness(args.open, Path(folder) / "bench.sqlite3"))
 

@@ -9,23 +9,18 @@ search, so one busy game does not delay another's first answer. The terminal mod
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor
 from datetime import timedelta
 from functools import partial
 from typing import TypedDict, Unpack
 
+from bot.games.workers import new_pool, run_or_thread, shut
 from engine import Game, Player, Point, Record, StopPreview
 from renderer import render_gif, render_png
 from renderer.words import ENGLISH, Words
-
-log = logging.getLogger(__name__)
 
 
 class PngOptions(TypedDict, total=False):
@@ -107,7 +102,7 @@ class Pictures:
 
     def __init__(self, *, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
 
     async def png(
         self, game: Game, names: Mapping[Player, str], **options: Unpack[PngOptions]
@@ -134,28 +129,23 @@ class Pictures:
         for _ in range(self.workers):
             pool.submit(_ready)
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
+            self._pool = new_pool(
+                processes=True,
+                workers=self.workers,
+                name="pictures",
                 initializer=_ignore_interrupts,
             )
         return self._pool
 
     async def _render(self, call: Callable[[], bytes]) -> bytes:
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor(), call)
-        except BrokenProcessPool:
-            log.warning("a picture worker died; rendering in a thread")
-            self.close()
-            return await asyncio.to_thread(call)
+        return await run_or_thread(self._executor(), call, restart=self.close)
 
     def close(self) -> None:
         """Stop the workers (renders under way are dropped); the next render starts anew."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        shut(pool)
 
 
 # The process's picture pool: shared by every bot in it (tests run many), stopped at exit.

@@ -27,7 +27,7 @@ from bot.cogs.options import (
     TAKEBACKS_DESCRIPTION,
     game_options,
 )
-from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.persistent import ActionButton, CustomId
 from bot.cogs.posts import edit_message, edit_placeholder
 from bot.cogs.starts import post_game_start, start_against_computer
 from bot.games import (
@@ -134,7 +134,7 @@ class Challenges(commands.Cog):
 
 
 class ChallengeButton(
-    PersistentItem[discord.ui.Button[Any]],
+    ActionButton,
     custom_id=CustomId("dots:challenge", ("accept", "decline", "cancel")),
 ):
     """Accept, Decline (the challenged player) or Withdraw (the challenger) a challenge."""
@@ -149,17 +149,6 @@ class ChallengeButton(
         "decline": discord.ButtonStyle.danger,
         "cancel": discord.ButtonStyle.secondary,
     }
-
-    def component(
-        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
-    ) -> discord.ui.Button[Any]:
-        """The button (its label in ``locale``); ``disabled`` once the challenge is closed."""
-        return discord.ui.Button(
-            label=translate(locale, self.LABELS[self.action]),
-            style=self.STYLES[self.action],
-            custom_id=self.made_id(),
-            disabled=disabled,
-        )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """Accept, decline or withdraw."""

@@ -18,7 +18,7 @@ import discord
 from bot.cogs.client import bot_of
 from bot.cogs.interactions import RESTARTING, answer_error, is_id
 from bot.games import Refusal
-from bot.i18n import N_
+from bot.i18n import N_, SOURCE, translate
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
@@ -132,3 +132,21 @@ class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """Do what the click asks."""
         raise NotImplementedError
+
+
+class ActionButton(PersistentItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A persistent button labelled and styled by its action (``LABELS``, ``STYLES``)."""
+
+    LABELS: ClassVar[dict[str, str]]
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]]
+
+    def component(
+        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
+    ) -> discord.ui.Button[Any]:
+        """The button (its label in ``locale``); ``disabled`` once it no longer applies."""
+        return discord.ui.Button(
+            label=translate(locale, self.LABELS[self.action]),
+            style=self.STYLES[self.action],
+            custom_id=self.made_id(),
+            disabled=disabled,
+        )

@@ -7,8 +7,9 @@ buttons work after a restart, and its rounds run without anyone typing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -30,8 +31,8 @@ from bot.cogs.options import (
     TAKEBACKS_DESCRIPTION,
     game_options,
 )
-from bot.cogs.outcomes import announce
-from bot.cogs.persistent import CustomId, PersistentItem
+from bot.cogs.persistent import ActionButton, CustomId
+from bot.cogs.posting import send_to_game
 from bot.cogs.posts import create_thread, edit_message, fit_list
 from bot.cogs.tournament_posts import (
     ThreadPacer,
@@ -45,12 +46,14 @@ from bot.cogs.tournament_posts import (
 )
 from bot.games import PostKind, Refusal
 from bot.games.pairing import Format
-from bot.games.tournament_models import Tournament, TournamentNews
+from bot.games.tournament_models import Forfeit, Tournament, TournamentNews
 from bot.games.tournaments import TournamentPlan
 from bot.i18n import N_, SOURCE, _, translate
 from bot.outbox import delivering
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=N_("Swiss"), value=Format.SWISS.value),
@@ -62,6 +65,19 @@ BYE_CHOICES = [
     app_commands.Choice(name=N_("nothing: 0 points"), value="0"),
 ]
 EVENT_NAMES = {TournamentNews: "dots_tournament"}
+GROUP = N_("Swiss and round-robin tournaments that run themselves")
+WHICH = N_("The tournament's number (default: the open one)")
+
+
+async def announce_forfeit(bot: GameBot, forfeit: Forfeit) -> None:
+    """In the forfeited game's thread: who withdrew, and that the other wins by forfeit."""
+    locale = await bot.locales.of_guild(forfeit.view.guild_id)
+    said = _(
+        "<@{loser}> withdrew from the tournament: <@{winner}> wins this game by forfeit.",
+        loser=forfeit.loser_id,
+        winner=forfeit.winner_id,
+    )
+    await send_to_game(bot, forfeit.view, translate(locale, said))
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -70,11 +86,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 @app_commands.guild_only()
-class Tournaments(
-    commands.GroupCog,
-    group_name="tournament",
-    group_description=N_("Swiss and round-robin tournaments that run themselves"),
-):
+class Tournaments(commands.GroupCog, group_name="tournament", group_description=GROUP):
     """``/tournament``, and the posts of the tournaments' steps."""
 
     def __init__(self, bot: GameBot) -> None:
@@ -117,16 +129,17 @@ class Tournaments(
 
     @app_commands.command(name="create", description=N_("Create a tournament in this channel"))
     @app_commands.describe(
+        # The tournament's shape, then what every game of it is played with, then its rounds.
         format=N_("Swiss (paired by score) or round robin (everyone plays everyone)"),
         rounds=N_("Swiss: how many rounds (default 3)"),
         double=N_("Round robin: play everyone twice, colours swapped (default no)"),
+        rated=N_("Whether the games count for the leaderboard (default yes)"),
+        takebacks=TAKEBACKS_DESCRIPTION,
+        **{k: v for k, v in OPTION_DESCRIPTIONS.items() if k != "colour"},
         round_hours=N_("Hours each round lasts: its games must end by then (default 48)"),
         registration_hours=N_("Hours registration stays open (default: until you start it)"),
         players=N_("The most players it takes (default 16)"),
         bye=N_("Points for a bye (default 1)"),
-        rated=N_("Whether the games count for the leaderboard (default yes)"),
-        takebacks=TAKEBACKS_DESCRIPTION,
-        **{k: v for k, v in OPTION_DESCRIPTIONS.items() if k != "colour"},
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -228,8 +241,50 @@ class Tournaments(
             )
         )
 
+    async def _look(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int | None,
+        more: Callable[[Tournament], Awaitable[T]],
+    ) -> tuple[Tournament, T, bool | None, str]:
+        """Read the tournament a command names and ``more`` about it (answering in time):
+        both, whether the answer was deferred, and the channel's language."""
+        tid = await self._which(interaction, tournament)
+        guild_id = interaction.guild_id
+        service = self.bot.service
+
+        async def read() -> tuple[Tournament, T]:
+            found = await service.tournament(tournament_id=tid, guild_id=guild_id)
+            return found, await more(found)
+
+        (found, extra), deferred = await in_time(interaction, read())
+        return found, extra, deferred, await public_locale(interaction)
+
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int | None,
+        use_case: Callable[..., Awaitable[T]],
+        **more: Any,
+    ) -> tuple[int, T, bool | None, str]:
+        """Run ``use_case`` by the member on the tournament a command names (answering in
+        time): its id, what the use-case returned, whether the answer was deferred, and the
+        channel's language."""
+        tid = await self._which(interaction, tournament)
+        assert interaction.guild_id is not None
+        found, deferred = await in_time(
+            interaction,
+            use_case(
+                tournament_id=tid,
+                guild_id=interaction.guild_id,
+                user_id=interaction.user.id,
+                **more,
+            ),
+        )
+        return tid, found, deferred, await public_locale(interaction)
+
     @app_commands.command(name="join", description=N_("Join a tournament"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def join(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -237,7 +292,7 @@ class Tournaments(
         await self._entry(interaction, "join", await self._which(interaction, tournament))
 
     @app_commands.command(name="leave", description=N_("Leave a tournament before it starts"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def leave(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -258,41 +313,27 @@ class Tournaments(
         await refresh(self.bot, tournament)
 
     @app_commands.command(name="start", description=N_("Close registration and pair round 1"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def start(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
         """Start (its creator or an admin)."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
-        _started, deferred = await in_time(
-            interaction,
-            self.bot.service.start_tournament(
-                tournament_id=tid,
-                guild_id=interaction.guild_id,
-                user_id=interaction.user.id,
-                is_admin=is_admin(interaction),
-            ),
+        service = self.bot.service
+        tid, _started, deferred, locale = await self._act(
+            interaction, tournament, service.start_tournament, is_admin=is_admin(interaction)
         )
-        locale = await public_locale(interaction)
         said = _("Tournament #{id} starts: round 1 is being paired.", id=tid)
         await reply(interaction, deferred, translate(locale, said))
 
     @app_commands.command(name="withdraw", description=N_("Withdraw from a running tournament"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def withdraw(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
-        """Withdraw: this round's game resigned, no more pairings."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
-        outcomes, deferred = await in_time(
-            interaction,
-            self.bot.service.withdraw_from_tournament(
-                tournament_id=tid, guild_id=interaction.guild_id, user_id=interaction.user.id
-            ),
+        """Withdraw: this round's game forfeited, no more pairings."""
+        tid, forfeits, deferred, locale = await self._act(
+            interaction, tournament, self.bot.service.withdraw_from_tournament
         )
-        locale = await public_locale(interaction)
         said = _(
             "<@{user}> withdrew from tournament #{id}; their finished games stand.",
             user=interaction.user.id,
@@ -304,25 +345,22 @@ class Tournaments(
             translate(locale, said),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        for outcome in outcomes:
-            await announce(self.bot, outcome)
+        for forfeit in forfeits:
+            await announce_forfeit(self.bot, forfeit)
 
     @app_commands.command(name="standings", description=N_("A tournament's standings"))
-    @app_commands.describe(tournament=N_("The tournament's number (default: the open one)"))
+    @app_commands.describe(tournament=WHICH)
     async def standings(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
         """The standings as text and as a picture."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
         service = self.bot.service
-
-        async def read() -> tuple[Tournament, list[Any]]:
-            found = await service.tournament(tournament_id=tid, guild_id=interaction.guild_id)
-            return found, await service.tournament_standings(tournament_id=tid)
-
-        (found, lines), deferred = await in_time(interaction, read())
-        locale = await public_locale(interaction)
+        found, lines, deferred, locale = await self._look(
+            interaction,
+            tournament,
+            lambda t: service.tournament_standings(tournament_id=t.tournament_id),
+        )
+        tid = found.tournament_id
         if not lines:
             said = _("Tournament #{id} has no standings yet.", id=tid)
             await reply(interaction, deferred, translate(locale, said))
@@ -343,7 +381,7 @@ class Tournaments(
 
     @app_commands.command(name="pairings", description=N_("A round's pairings and results"))
     @app_commands.describe(
-        tournament=N_("The tournament's number (default: the open one)"),
+        tournament=WHICH,
         round=N_("The round (default: the current one)"),
     )
     async def pairings(
@@ -353,18 +391,17 @@ class Tournaments(
         round: int | None = None,
     ) -> None:
         """A round's boards: results once decided, else links to the games."""
-        tid = await self._which(interaction, tournament)
-        assert interaction.guild_id is not None
         service = self.bot.service
 
-        async def read() -> tuple[Tournament, list[Any]]:
-            found = await service.tournament(tournament_id=tid, guild_id=interaction.guild_id)
-            number = found.round if round is None else round
-            return found, await service.tournament_pairings(tournament_id=tid, round_=number)
+        def which(t: Tournament) -> int:
+            return t.round if round is None else round
 
-        (found, boards), deferred = await in_time(interaction, read())
-        locale = await public_locale(interaction)
-        number = found.round if round is None else round
+        found, boards, deferred, locale = await self._look(
+            interaction,
+            tournament,
+            lambda t: service.tournament_pairings(tournament_id=t.tournament_id, round_=which(t)),
+        )
+        tid, number = found.tournament_id, which(found)
         if not boards:
             said = _("Tournament #{id} has no round {round}.", id=tid, round=number)
             await reply(interaction, deferred, translate(locale, said))
@@ -477,7 +514,7 @@ async def refresh(bot: GameBot, tournament: Tournament) -> None:
 
 
 class EntryButton(
-    PersistentItem[discord.ui.Button[Any]],
+    ActionButton,
     custom_id=CustomId("dots:tournament", ("join", "leave")),
 ):
     """Join or Leave a tournament taking entrants."""
@@ -487,17 +524,6 @@ class EntryButton(
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
     }
-
-    def component(
-        self, *, disabled: bool = False, locale: str = SOURCE, **options: Any
-    ) -> discord.ui.Button[Any]:
-        """The button (its label in ``locale``); ``disabled`` once registration is over."""
-        return discord.ui.Button(
-            label=translate(locale, self.LABELS[self.action]),
-            style=self.STYLES[self.action],
-            custom_id=self.made_id(),
-            disabled=disabled,
-        )
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """Join or leave, then show the entrants in the announcement."""

@@ -305,10 +305,7 @@ class Challenges:
         )
         row = GameRow(
             game_id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=None,
-            message_id=None,
+            **unposted(guild_id=guild_id, channel_id=channel_id),
             challenge_id=challenge_id,
             pink_id=pink_id,
             blue_id=blue_id,
@@ -501,6 +498,12 @@ def _move_clock(options: GameOptions, clock: timedelta | None) -> int:
         return reminder_clock(options.game_clock)
     assert clock is not None
     return convert.clock_seconds(clock)
+
+
+def unposted(*, guild_id: int, channel_id: int) -> dict[str, int | None]:
+    """The place columns of a new game or tournament row: its server and channel, and no
+    thread or message yet (its adapter posts them, then stores them)."""
+    return {"guild_id": guild_id, "channel_id": channel_id, "thread_id": None, "message_id": None}
 
 
 def board_columns(options: GameOptions) -> dict[str, Any]:

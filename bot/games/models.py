@@ -281,6 +281,15 @@ class ClockChange:
     remind_at: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class GameAborted:
+    """A game ended without a result (aborted before its first move, by its clock with no
+    move, or cancelled by an admin): published once stored, for the service's own listeners
+    (a tournament decides the game's board)."""
+
+    view: GameView
+
+
 # -- events: things that happen without a user asking (clocks), for the adapter to post ---
 
 

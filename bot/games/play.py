@@ -15,7 +15,7 @@ from bot.games.errors import (
     TooLateToAbort,
     refusal_of,
 )
-from bot.games.models import GameView, MoveOutcome, Reminder, TimedOut
+from bot.games.models import GameAborted, GameView, MoveOutcome, Reminder, TimedOut
 from bot.i18n import N_, _
 from bot.storage.rows import Finish, GameStatus
 from engine import DotsError, Player
@@ -145,7 +145,9 @@ class Play:
             raise GameChanged(N_("the game changed meanwhile: look at it again and retry"))
         live.row = stored
         await self.core.clock_changed(stored)
-        return convert.game_view(stored, live.game)
+        view = convert.game_view(stored, live.game)
+        await self.core.events.publish(GameAborted(view))
+        return view
 
     async def abort(self, *, game_id: int, user_id: int) -> GameView:
         """Either player aborts a game before its first move: no result, no rating change.

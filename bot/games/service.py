@@ -39,7 +39,7 @@ from bot.games.computer import Thinker
 from bot.games.computer_games import ComputerGames
 from bot.games.core import CoreOptions, GameCore, utc_now
 from bot.games.events import EventBus
-from bot.games.models import TimedOut
+from bot.games.models import GameAborted
 from bot.games.play import Play
 from bot.games.puzzles import Puzzles
 from bot.games.queries import Queries
@@ -88,13 +88,13 @@ class GameService:
         self.puzzles = Puzzles(core)
         self.reviews = Reviews(core, self.queries, self.puzzles, reviewer=reviewer)
         core.before_commit[:] = [self.stickers.earn]
-        self.tournaments = Tournaments(core, self.challenges, self.play)
+        self.tournaments = Tournaments(core, self.challenges)
         core.after_commit[:] = [
             core.wake_clocks,
             self.computer.take_turn,
             self.tournaments.rounds.game_ended,
         ]
-        core.events.subscribe(self.tournaments.rounds.on_timed_out, TimedOut)
+        core.events.subscribe(self.tournaments.rounds.on_aborted, GameAborted)
 
         # The use-cases, by collaborator (the adapters call them on the service).
         self.subscribe = core.events.subscribe

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.games.convert import stored_game_clock, to_dt
-from bot.games.models import GameOptions
+from bot.games.convert import carried, stored_game_clock, to_dt
+from bot.games.models import GameOptions, GameView
 from bot.games.pairing import Format
 from bot.games.standings import Outcome, Standing
 from bot.storage.rows import EntrantRow, PairingRow, TournamentRow, TournamentStatus
@@ -20,11 +20,11 @@ class Tournament:
     those who withdrew)."""
 
     tournament_id: int
+    creator_id: int
     guild_id: int
     channel_id: int
     thread_id: int | None
     message_id: int | None
-    creator_id: int
     format: Format
     rounds: int
     cycles: int
@@ -63,27 +63,19 @@ def tournament_value(row: TournamentRow, entrants: list[EntrantRow]) -> Tourname
         takebacks=row.takebacks,
     )
     return Tournament(
-        tournament_id=row.tournament_id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        thread_id=row.thread_id,
-        message_id=row.message_id,
-        creator_id=row.creator_id,
-        format=Format(row.format),
-        rounds=row.rounds,
-        cycles=row.cycles,
-        options=options,
-        round_length=timedelta(seconds=row.round_seconds),
-        registration_deadline=(
-            None if row.registration_deadline is None else to_dt(row.registration_deadline)
-        ),
-        max_players=row.max_players,
-        bye_points=row.bye_points,
-        status=row.status,
-        round=row.round,
-        round_deadline=None if row.round_deadline is None else to_dt(row.round_deadline),
-        entrants=tuple(e.user_id for e in entrants),
-        withdrawn=frozenset(e.user_id for e in entrants if e.withdrawn_after is not None),
+        **carried(
+            row,
+            Tournament,
+            format=Format(row.format),
+            options=options,
+            round_length=timedelta(seconds=row.round_seconds),
+            registration_deadline=(
+                None if row.registration_deadline is None else to_dt(row.registration_deadline)
+            ),
+            round_deadline=None if row.round_deadline is None else to_dt(row.round_deadline),
+            entrants=tuple(e.user_id for e in entrants),
+            withdrawn=frozenset(e.user_id for e in entrants if e.withdrawn_after is not None),
+        )
     )
 
 
@@ -109,16 +101,24 @@ class Pairing:
 
 def pairing_value(row: PairingRow) -> Pairing:
     """The service's value of a pairing row."""
-    return Pairing(
-        round=row.round,
-        board=row.board,
-        pink_id=row.pink_id,
-        blue_id=row.blue_id,
-        game_id=row.game_id,
-        pink_points=row.pink_points,
-        blue_points=row.blue_points,
-        outcome=None if row.outcome is None else Outcome(row.outcome),
-    )
+    outcome = None if row.outcome is None else Outcome(row.outcome)
+    return Pairing(**carried(row, Pairing, outcome=outcome))
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A game a withdrawal forfeited: its board (decided), the game as stopped, who withdrew."""
+
+    pairing: Pairing
+    view: GameView
+    loser_id: int
+
+    @property
+    def winner_id(self) -> int:
+        """The player who wins the board by forfeit."""
+        pink, blue = self.pairing.pink_id, self.pairing.blue_id
+        assert blue is not None
+        return blue if pink == self.loser_id else pink
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from bot.games import convert
 from bot.games.convert import to_ts
 from bot.games.core import Commit, GameCore
 from bot.games.errors import GameOver, NoSuchGame
-from bot.games.models import ClockChange, GameOptions, TimedOut
+from bot.games.models import ClockChange, GameAborted, GameOptions, GameView
 from bot.games.pairing import (
     Board,
     Format,
@@ -93,10 +93,12 @@ class TournamentRounds:
         if outcome is not None and outcome.is_over:
             await self.wake_for_game(commit.live.row.game_id)
 
-    async def on_timed_out(self, event: TimedOut) -> None:
-        """A game aborted by its clock (no dot) ends without a commit: the same as above."""
-        if event.outcome.aborted:
-            await self.wake_for_game(event.outcome.view.game_id)
+    async def on_aborted(self, event: GameAborted) -> None:
+        """A game ended without a result (an abort, its clock with no move, an admin's
+        cancel) and without a commit: the same as above; ``decide`` scores its board by the
+        rule for a game stopped unfinished (no dot at all: a double loss; one player's dots
+        only: a forfeit; else the higher score)."""
+        await self.wake_for_game(event.view.game_id)
 
     async def wake_for_game(self, game_id: int) -> None:
         """Bring forward the timer of the tournament a game belongs to, if any."""
@@ -152,8 +154,10 @@ class TournamentRounds:
             past = row.round_deadline is not None and to_ts(now) >= row.round_deadline - 0.001
             if running and not past:
                 return None
-            for board in running:
-                await self._stop(board)
+            # The unfinished games, and any forfeited by a withdrawal whose stop a kill cut off.
+            forfeited = [b for b in boards if b.game_id is not None and b.pink_points is not None]
+            for board in running + forfeited:
+                await self.stop(board)
             step = await self._close(row, entrants, boards)
         try:
             _stored, games = await store.step(step)
@@ -192,17 +196,7 @@ class TournamentRounds:
         """Registration closes: seeds drawn (by rating, then who joined first) and round 1
         paired; fewer than two entrants cancel the tournament."""
         now = to_ts(self.core.now())
-        base = Step(
-            tournament_id=row.tournament_id,
-            guild_id=row.guild_id,
-            status=row.status,
-            round=0,
-            new_status=TournamentStatus.CANCELLED,
-            new_round=0,
-            round_deadline=None,
-            at=now,
-            timer_due=None,
-        )
+        base = _step(row, TournamentStatus.CANCELLED, at=now)
         if len(entrants) < 2:
             return base
         rated = []
@@ -227,17 +221,7 @@ class TournamentRounds:
         self, row: TournamentRow, entrants: list[EntrantRow], boards: list[PairingRow]
     ) -> Step:
         """Decide the round's boards and pair the next round (or end the tournament)."""
-        step = Step(
-            tournament_id=row.tournament_id,
-            guild_id=row.guild_id,
-            status=row.status,
-            round=row.round,
-            new_status=TournamentStatus.OVER,
-            new_round=row.round,
-            round_deadline=None,
-            at=to_ts(self.core.now()),
-            timer_due=None,
-        )
+        step = _step(row, TournamentStatus.OVER, at=to_ts(self.core.now()))
         for board in boards:
             if board.pink_points is not None:
                 continue
@@ -332,22 +316,25 @@ class TournamentRounds:
                 )
         return step
 
-    async def _stop(self, board: PairingRow) -> None:
-        """Stop a game still running at its round's deadline (no result, no rating: the
-        board is decided by ``decide``)."""
+    async def stop(self, board: PairingRow) -> GameView | None:
+        """Stop a board's game still running (at its round's deadline, or forfeited by a
+        withdrawal): no result, no rating (the board is decided by its pairing row); the game
+        as stopped, None if it was not running."""
         assert board.game_id is not None
         game_id = board.game_id
         async with self.core.lock(game_id):
             try:
-                await self.core.running(game_id)
+                live = await self.core.running(game_id)
             except (NoSuchGame, GameOver):
-                return
+                return None
             stored = await self.core.store.games.finish_game(
                 game_id, Finish(GameStatus.ABORTED), at=to_ts(self.core.now())
             )
             self.core.forget(game_id)
-            if stored is not None:
-                await self.core.clock_changed(stored)
+            if stored is None:
+                return None
+            await self.core.clock_changed(stored)
+            return convert.game_view(stored, live.game)
 
     async def _decide(self, board: PairingRow, bye_points: float) -> Decision:
         """A board's result from its game as stored."""
@@ -371,6 +358,22 @@ class TournamentRounds:
         game = convert.rebuild(game_row, actions)
         scores = (game.score(Player.PINK), game.score(Player.BLUE))
         return decide(finished=False, winner=None, dots=(pink_dots, blue_dots), scores=scores)
+
+
+def _step(row: TournamentRow, new_status: TournamentStatus, *, at: float) -> Step:
+    """A step from where the tournament stands to ``new_status`` at ``at``, in the same round
+    (pairing a round moves it on, and sets its deadline and timer)."""
+    return Step(
+        tournament_id=row.tournament_id,
+        guild_id=row.guild_id,
+        status=row.status,
+        round=row.round,
+        new_status=new_status,
+        new_round=row.round,
+        round_deadline=None,
+        at=at,
+        timer_due=None,
+    )
 
 
 def _with(board: PairingRow, decision: Decision) -> PairingRow:
@@ -401,6 +404,12 @@ def _forfeit_or_bye(
         outcome = Outcome.DOUBLE_LOSS if pink_out and blue_out else Outcome.FORFEIT
         return _with(pairing, Decision(pink, blue, outcome))
     return pairing
+
+
+def forfeited_by(board: PairingRow, user_id: int) -> PairingRow:
+    """A board lost by forfeit by ``user_id`` (who withdrew), won by the other player."""
+    pink_lost = board.pink_id == user_id
+    return _with(board, Decision(float(not pink_lost), float(pink_lost), Outcome.FORFEIT))
 
 
 def _options(row: TournamentRow) -> GameOptions:

@@ -12,24 +12,24 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.games import convert
-from bot.games.challenges import Challenges, board_columns, clock_and_takebacks
+from bot.games.challenges import Challenges, board_columns, clock_and_takebacks, unposted
 from bot.games.convert import to_ts
 from bot.games.core import GameCore
 from bot.games.errors import OptionOutOfRange, Refusal
-from bot.games.models import ClockChange, GameOptions, MoveOutcome
+from bot.games.models import ClockChange, GameOptions
 from bot.games.pairing import Format
-from bot.games.play import Play
 from bot.games.standings import Standing, standings
 from bot.games.tournament_models import (
+    Forfeit,
     Pairing,
     Tournament,
     pairing_value,
     tournament_value,
 )
-from bot.games.tournament_rounds import TournamentRounds, seeded
+from bot.games.tournament_rounds import TournamentRounds, forfeited_by, seeded
 from bot.i18n import N_, Message, _, ngettext
 from bot.storage.errors import OverLimitError
-from bot.storage.rows import GameStatus, TournamentRow, TournamentStatus
+from bot.storage.rows import TournamentRow, TournamentStatus
 from bot.storage.tournaments import Entry
 
 PLAYER_RANGE = range(2, 257)
@@ -88,9 +88,8 @@ def shortest_round(options: GameOptions) -> timedelta:
 class Tournaments:
     """Registration and reads of tournaments; ``rounds`` runs them."""
 
-    def __init__(self, core: GameCore, challenges: Challenges, play: Play) -> None:
+    def __init__(self, core: GameCore, challenges: Challenges) -> None:
         self.core = core
-        self.play = play
         self.settings = challenges.settings
         self.rounds = TournamentRounds(core, challenges.new_game_row)
 
@@ -168,10 +167,7 @@ class Tournaments:
             seconds = round(options.game_clock.total.total_seconds())
         row = TournamentRow(
             tournament_id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=None,
-            message_id=None,
+            **unposted(guild_id=guild_id, channel_id=channel_id),
             creator_id=creator_id,
             format=plan.format,
             rounds=plan.rounds if plan.format == Format.SWISS else 0,
@@ -261,12 +257,11 @@ class Tournaments:
         await self.rounds.wake(tournament_id)
         return tournament
 
-    async def withdraw(
-        self, *, tournament_id: int, guild_id: int, user_id: int
-    ) -> list[MoveOutcome]:
-        """Withdraw from a running tournament: the game of this round still running is
-        resigned, later rounds are not paired for them (a round robin forfeits them); the
-        games played stand. The resignations' outcomes, to announce.
+    async def withdraw(self, *, tournament_id: int, guild_id: int, user_id: int) -> list[Forfeit]:
+        """Withdraw from a running tournament: their game of this round still running is a
+        forfeit (decided with the withdrawal, then stopped, unrated), later rounds are not
+        paired for them (a round robin forfeits them); the games played stand. The forfeits,
+        to announce.
 
         Raises:
             NoSuchTournament; TournamentRefused: not in it, withdrawn already, or not running.
@@ -276,23 +271,21 @@ class Tournaments:
             raise TournamentRefused(N_("you are not in this tournament"))
         if tournament.status != TournamentStatus.RUNNING:
             raise TournamentRefused(N_("only a running tournament can be withdrawn from"))
-        found = await self.core.store.tournaments.withdraw(tournament_id, user_id)
+        found, decided = await self.core.store.tournaments.withdraw(
+            tournament_id, user_id, forfeit=lambda board: forfeited_by(board, user_id)
+        )
         if found == Entry.ALREADY:
             raise TournamentRefused(N_("you have already withdrawn from this tournament"))
         if found == Entry.CLOSED:
             raise TournamentRefused(N_("only a running tournament can be withdrawn from"))
-        outcomes = []
-        for board in await self.core.store.tournaments.pairings(tournament_id, tournament.round):
-            if board.game_id is None or user_id not in {board.pink_id, board.blue_id}:
-                continue
-            game = await self.core.store.games.game(board.game_id)
-            if game is None or game.status != GameStatus.RUNNING:
-                continue
-            try:
-                outcomes.append(await self.play.resign(game_id=board.game_id, user_id=user_id))
-            except Refusal:
-                continue  # it ended meanwhile
-        return outcomes
+        stopped = []
+        for board in decided:
+            view = await self.rounds.stop(board)
+            if view is not None:
+                stopped.append(Forfeit(pairing_value(board), view, loser_id=user_id))
+        if decided:
+            await self.rounds.wake(tournament_id)  # that may have been the round's last game
+        return stopped
 
     # -- reads --------------------------------------------------------------------------------
 

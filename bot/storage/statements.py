@@ -12,6 +12,7 @@ from sqlalchemy import (
     ColumnElement,
     Insert,
     Row,
+    Table,
     bindparam,
     func,
     insert,
@@ -25,8 +26,15 @@ from bot.storage.errors import OverLimitError
 from bot.storage.rows import ChallengeRow, GameRow, GameStatus
 from bot.storage.schema import challenges, games
 
-GAME_COLS = [games.c[f.name] for f in fields(GameRow)]
-CHALLENGE_COLS = [challenges.c[f.name] for f in fields(ChallengeRow)]
+
+def columns_of(table: Table, row_type: type) -> list[Column[Any]]:
+    """The columns of ``table`` that a row dataclass ``row_type`` holds, in its field order
+    (what a ``select`` or ``returning`` reads into it)."""
+    return [table.c[f.name] for f in fields(row_type)]
+
+
+GAME_COLS = columns_of(games, GameRow)
+CHALLENGE_COLS = columns_of(challenges, ChallengeRow)
 RUNNING = games.c.status == GameStatus.RUNNING
 _READ_GAME = select(*GAME_COLS).where(games.c.game_id == bindparam("g"))
 

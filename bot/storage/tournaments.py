@@ -12,10 +12,22 @@ round is never paired twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Delete,
+    Update,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.database import Database
@@ -29,20 +41,21 @@ from bot.storage.rows import (
     TournamentStatus,
 )
 from bot.storage.schema import (
+    games,
     tournament_entrants,
     tournament_pairings,
     tournament_settings,
     tournaments,
 )
-from bot.storage.statements import insert_game
+from bot.storage.statements import RUNNING, columns_of, insert_game
 from bot.storage.stickers import StickerRepository
 from bot.storage.timer_repository import TimerKind, TimerRepository
 from bot.storage.timers import current_claim
 from bot.storage.upsert import upsert
 
-_T_COLS = [tournaments.c[f.name] for f in fields(TournamentRow)]
-_E_COLS = [tournament_entrants.c[f.name] for f in fields(EntrantRow)]
-_P_COLS = [tournament_pairings.c[f.name] for f in fields(PairingRow)]
+_T_COLS = columns_of(tournaments, TournamentRow)
+_E_COLS = columns_of(tournament_entrants, EntrantRow)
+_P_COLS = columns_of(tournament_pairings, PairingRow)
 _OPEN = tournaments.c.status.in_([TournamentStatus.REGISTERING, TournamentStatus.RUNNING])
 
 
@@ -172,8 +185,8 @@ class TournamentRepository:
     async def join(self, tournament_id: int, user_id: int, *, at: float) -> Entry:
         """Add an entrant while registration is open and below the cap."""
         async with self.db.transaction() as conn:
-            row = await _read(conn, tournament_id, lock=True)
-            if row is None or row.status != TournamentStatus.REGISTERING:
+            row = await _locked(conn, tournament_id, TournamentStatus.REGISTERING)
+            if row is None:
                 return Entry.CLOSED
             key = _entrant(tournament_id, user_id)
             if (await conn.execute(select(tournament_entrants.c.user_id).where(key))).first():
@@ -193,33 +206,47 @@ class TournamentRepository:
     async def leave(self, tournament_id: int, user_id: int) -> Entry:
         """Remove an entrant while registration is open."""
         async with self.db.transaction() as conn:
-            row = await _read(conn, tournament_id, lock=True)
-            if row is None or row.status != TournamentStatus.REGISTERING:
+            if await _locked(conn, tournament_id, TournamentStatus.REGISTERING) is None:
                 return Entry.CLOSED
-            done = await conn.execute(
-                delete(tournament_entrants)
-                .where(_entrant(tournament_id, user_id))
-                .returning(tournament_entrants.c.user_id)
-            )
-            return Entry.DONE if done.first() is not None else Entry.ALREADY
+            gone = delete(tournament_entrants).where(_entrant(tournament_id, user_id))
+            return Entry.DONE if await _changed(conn, gone) else Entry.ALREADY
 
-    async def withdraw(self, tournament_id: int, user_id: int) -> Entry:
-        """Mark a playing entrant withdrawn after the tournament's current round (their games
-        of that round are the service's to forfeit)."""
+    async def withdraw(
+        self, tournament_id: int, user_id: int, *, forfeit: Callable[[PairingRow], PairingRow]
+    ) -> tuple[Entry, list[PairingRow]]:
+        """Mark a playing entrant withdrawn after the tournament's current round, and in the
+        same transaction decide their boards of that round whose games still run, each as
+        ``forfeit`` decides it (the service's rule); the boards so decided."""
         async with self.db.transaction() as conn:
-            row = await _read(conn, tournament_id, lock=True)
-            if row is None or row.status != TournamentStatus.RUNNING:
-                return Entry.CLOSED
-            done = await conn.execute(
+            row = await _locked(conn, tournament_id, TournamentStatus.RUNNING)
+            if row is None:
+                return Entry.CLOSED, []
+            marked = (
                 update(tournament_entrants)
                 .where(
                     _entrant(tournament_id, user_id),
                     tournament_entrants.c.withdrawn_after.is_(None),
                 )
                 .values(withdrawn_after=row.round)
-                .returning(tournament_entrants.c.user_id)
             )
-            return Entry.DONE if done.first() is not None else Entry.ALREADY
+            if not await _changed(conn, marked):
+                return Entry.ALREADY, []
+            playing = select(*_P_COLS).where(
+                tournament_pairings.c.tournament_id == tournament_id,
+                tournament_pairings.c.round == row.round,
+                tournament_pairings.c.pink_points.is_(None),
+                or_(
+                    tournament_pairings.c.pink_id == user_id,
+                    tournament_pairings.c.blue_id == user_id,
+                ),
+                tournament_pairings.c.game_id.in_(select(games.c.game_id).where(RUNNING)),
+            )
+            decided = [forfeit(PairingRow(*r)) for r in (await conn.execute(playing)).all()]
+            for board in decided:
+                await conn.execute(
+                    update(tournament_pairings).where(_board(board)).values(_decision(board))
+                )
+            return Entry.DONE, decided
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         """A tournament's entrants, in the order they joined."""
@@ -308,13 +335,7 @@ class TournamentRepository:
                 raise StaleWriteError(f"tournament {step.tournament_id} moved on")
             for result in step.results:
                 await conn.execute(
-                    update(tournament_pairings)
-                    .where(_board(result))
-                    .values(
-                        pink_points=result.pink_points,
-                        blue_points=result.blue_points,
-                        outcome=result.outcome,
-                    )
+                    update(tournament_pairings).where(_board(result)).values(_decision(result))
                 )
             for user_id, seed, rating in step.seeds:
                 await conn.execute(
@@ -357,12 +378,31 @@ def _entrant(tournament_id: int, user_id: int) -> ColumnElement[bool]:
     )
 
 
+def _decision(row: PairingRow) -> dict[str, object]:
+    """The columns of a board's result."""
+    return {"pink_points": row.pink_points, "blue_points": row.blue_points, "outcome": row.outcome}
+
+
 def _board(row: PairingRow) -> ColumnElement[bool]:
     return and_(
         tournament_pairings.c.tournament_id == row.tournament_id,
         tournament_pairings.c.round == row.round,
         tournament_pairings.c.board == row.board,
     )
+
+
+async def _locked(
+    conn: AsyncConnection, tournament_id: int, status: TournamentStatus
+) -> TournamentRow | None:
+    """The tournament, locked for this transaction, if it is in ``status``."""
+    row = await _read(conn, tournament_id, lock=True)
+    return row if row is not None and row.status == status else None
+
+
+async def _changed(conn: AsyncConnection, statement: Update | Delete) -> bool:
+    """Run a change of one entrant's row; whether there was such a row to change."""
+    done = await conn.execute(statement.returning(tournament_entrants.c.user_id))
+    return done.first() is not None
 
 
 async def _read(

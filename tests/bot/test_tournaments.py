@@ -18,7 +18,7 @@ import bot.storage.tournaments as storage
 from bot.clocks import Clocks
 from bot.games import GameOptions, GameService
 from bot.games.pairing import Format
-from bot.games.tournament_models import Tournament, TournamentNews
+from bot.games.tournament_models import Pairing, Tournament, TournamentNews
 from bot.games.tournaments import TournamentPlan, TournamentRefused
 from bot.storage.rows import TournamentStatus
 from tests.bot.service_fakes import CHANNEL, GUILD, FakeTime, eventually, open_service
@@ -72,6 +72,15 @@ async def started(service: GameService, clock: FakeTime, tournament_id: int) -> 
     await reaches(service, tournament_id, 1)
 
 
+async def first_round(
+    service: GameService, clock: FakeTime, the_plan: TournamentPlan, players: list[int]
+) -> tuple[Tournament, list[Pairing]]:
+    """A tournament of ``players`` opened and started: it, and its first round's boards."""
+    made = await open_tournament(service, the_plan, players)
+    await started(service, clock, made.tournament_id)
+    return made, await service.tournament_pairings(tournament_id=made.tournament_id, round_=1)
+
+
 async def reaches(service: GameService, tournament_id: int, round_: int) -> Tournament:
     found: list[Tournament] = []
 
@@ -85,6 +94,14 @@ async def reaches(service: GameService, tournament_id: int, round_: int) -> Tour
 
     await asyncio.wait_for(poll(), 5)
     return found[0]
+
+
+async def decisions(
+    service: GameService, tournament_id: int, round_: int
+) -> list[tuple[float | None, float | None, str | None]]:
+    """Each board of a round as (Pink's points, Blue's points, how it was decided)."""
+    boards = await service.tournament_pairings(tournament_id=tournament_id, round_=round_)
+    return [(b.pink_points, b.blue_points, b.outcome) for b in boards]
 
 
 async def finished(service: GameService, tournament_id: int) -> Tournament:
@@ -188,8 +205,7 @@ async def test_at_its_deadline_a_round_decides_its_unfinished_games(running: Any
     clock.advance(timedelta(hours=3))
     over = await finished(service, made.tournament_id)
     assert over.status == TournamentStatus.OVER
-    decided = await service.tournament_pairings(tournament_id=made.tournament_id, round_=1)
-    assert [(b.pink_points, b.blue_points, b.outcome) for b in decided] == [
+    assert await decisions(service, made.tournament_id, 1) == [
         (1.0, 0.0, "adjudicated"),
         (1.0, 0.0, "forfeit"),
         (0.0, 0.0, "double_loss"),
@@ -198,23 +214,55 @@ async def test_at_its_deadline_a_round_decides_its_unfinished_games(running: Any
     assert third.game_id is not None
 
 
+async def test_a_game_cancelled_or_aborted_is_decided_at_once_and_ends_its_round(
+    running: Any,
+) -> None:
+    service, clock, _news = running
+    made, (first, second) = await first_round(service, clock, plan(rounds=2), PLAYERS[:4])
+    assert first.game_id is not None and second.game_id is not None
+    await win(service, first.game_id, first.pink_id)
+    # Board 2: a dot each, then an admin cancels it: the round's last game, decided by the
+    # rule for a game stopped unfinished (equal scores: a draw), without waiting for its
+    # deadline (the clock does not move).
+    await service.place(game_id=second.game_id, user_id=second.pink_id, point="B2")
+    await service.place(game_id=second.game_id, user_id=second.blue_id, point="H8")
+    await service.admin_cancel(game_id=second.game_id, guild_id=GUILD)
+    await reaches(service, made.tournament_id, 2)
+    assert await decisions(service, made.tournament_id, 1) == [
+        (1.0, 0.0, "game"),
+        (0.5, 0.5, "adjudicated"),
+    ]
+    # Round 2: one game cancelled before any dot, the other aborted by a player before the
+    # first move: no dot at all, a double loss each; the tournament ends at once.
+    third, fourth = await service.tournament_pairings(tournament_id=made.tournament_id, round_=2)
+    assert third.game_id is not None and fourth.game_id is not None
+    await service.admin_cancel(game_id=third.game_id, guild_id=GUILD)
+    await service.abort(game_id=fourth.game_id, user_id=fourth.pink_id)
+    over = await finished(service, made.tournament_id)
+    assert over.status == TournamentStatus.OVER
+    assert await decisions(service, made.tournament_id, 2) == [
+        (0.0, 0.0, "double_loss"),
+        (0.0, 0.0, "double_loss"),
+    ]
+
+
 async def test_a_withdrawn_player_forfeits_their_game_and_is_not_paired_again(
     running: Any,
 ) -> None:
     service, clock, _news = running
-    made = await open_tournament(service, plan(rounds=3), PLAYERS[:6])
-    await started(service, clock, made.tournament_id)
-    boards = await service.tournament_pairings(tournament_id=made.tournament_id, round_=1)
+    made, boards = await first_round(service, clock, plan(rounds=3), PLAYERS[:6])
     leaver = boards[0].blue_id
     assert leaver is not None
     for b in boards[1:]:
         assert b.game_id is not None
         await win(service, b.game_id, b.pink_id)
-    outcomes = await service.withdraw_from_tournament(
+    forfeits = await service.withdraw_from_tournament(
         tournament_id=made.tournament_id, guild_id=GUILD, user_id=leaver
     )
-    assert [o.result.winner for o in outcomes if o.result] == [1]  # resigned: Pink wins
+    assert [(f.loser_id, f.winner_id) for f in forfeits] == [(leaver, boards[0].pink_id)]
+    assert forfeits[0].view.status == "aborted"  # stopped: no result of its own, unrated
     await reaches(service, made.tournament_id, 2)
+    assert (await decisions(service, made.tournament_id, 1))[0] == (1.0, 0.0, "forfeit")
     second = await service.tournament_pairings(tournament_id=made.tournament_id, round_=2)
     assert leaver not in {p for b in second for p in (b.pink_id, b.blue_id)}
     assert sum(b.is_bye for b in second) == 1  # five players left

@@ -231,6 +231,20 @@ async def test_a_seven_player_swiss_runs_its_three_rounds_by_itself(
                         await fake.slash(user, "tournament withdraw", channel=server.general)
                     ).reply()
                     assert "withdrew from tournament #1" in said.content
+                    # Their running game is a forfeit, said in its thread; not a resignation.
+                    [(thread_id,)] = query(
+                        db, "SELECT thread_id FROM games WHERE game_id = ?", (game_id,)
+                    )
+                    game_thread = fake.channels[thread_id]
+                    forfeit = await fake.wait_until(
+                        lambda t=game_thread: next(
+                            (m for m in fake.posted(t) if "by forfeit" in m.content), None
+                        ),
+                        timeout=20,
+                    )
+                    assert f"<@{blue}> withdrew" in forfeit.content
+                    assert f"<@{pink}> wins this game by forfeit" in forfeit.content
+                    assert not [m for m in fake.posted(game_thread) if "resign" in m.content]
                     results[round_, pink, blue] = (1, 0)
                     continue
                 await play(bot, game_id, how)
@@ -268,7 +282,10 @@ async def test_a_seven_player_swiss_runs_its_three_rounds_by_itself(
                 balance[blue] -= 1
         assert all(abs(v) <= 1 for v in balance.values())
         outcomes = Counter(o for *_rest, o in rows)
-        assert outcomes["bye"] == 2 and outcomes["forfeit"] == 1  # round 3 had six players
+        # Two forfeits: the withdrawal's game and the player who never moved.
+        assert outcomes["bye"] == 2 and outcomes["forfeit"] == 2  # round 3 had six players
+        withdrawal = [r for r in rows if r[0] == 2 and withdrawn in r[1:3]]
+        assert [r[4] for r in withdrawal] == ["forfeit"]
         assert withdrawn is not None and all(withdrawn not in r[1:3] for r in rows if r[0] == 3)
         # Each round's post once, each game its one thread, paced within Discord's limit.
         for round_ in (1, 2, 3):
