@@ -1,0 +1,208 @@
+"""Games where the app is used as a user's install (a DM with the bot, a group DM, a server
+that never added the bot), through the real bot and the fake Discord: the game lives on its
+card, each card a follow-up of a player's click, with no thread and no post of the bot's own
+where Discord forbids one; a stranger's click is refused privately; each interaction's first
+answer comes within 3 seconds and every card passes the fake's Components V2 rules."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.cogs import on_card
+from engine import Point
+from tests.e2e.helpers import Server, make_server, query
+from tests.e2e.test_click_play import (
+    SLOW,
+    answered_in_time,
+    card_bot,
+    card_for,
+    moves_of,
+    play_by_clicks,
+    status,
+)
+from tests.fakediscord.fixtures import fake_discord
+from tests.fakediscord.installs import create_group_dm
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import Channel, Message, User
+
+__all__ = ["fake_discord"]  # the fixture is used by name
+
+FORBIDDEN = 403
+
+
+@pytest.fixture
+def server(fake_discord: FakeDiscord, tmp_path: Path) -> Server:
+    return make_server(fake_discord, tmp_path / "db.sqlite3")
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def refused_requests(server: Server, channel: Channel) -> list[str]:
+    """The bot's requests about ``channel`` that Discord refused for want of access."""
+    return [
+        f"{r.method} {r.path}"
+        for r in server.fake.requests
+        if r.status == FORBIDDEN and f"/channels/{channel.id}" in r.path
+    ]
+
+
+def game_where(server: Server, channel: Channel) -> tuple[int, object, object, object] | None:
+    """The (game id, server, thread, rated) of the game played in ``channel``, once stored."""
+    found = query(
+        server.database,
+        "SELECT game_id, guild_id, thread_id, rated FROM games WHERE channel_id = ?",
+        (channel.id,),
+    )
+    if not found:
+        return None
+    ((game_id, guild_id, thread_id, rated),) = found
+    return int(game_id), guild_id, thread_id, rated
+
+
+async def resign_by_card(server: Server, channel: Channel, game_id: int, user: User) -> None:
+    """``user`` resigns from the card and its private confirmation."""
+    fake = server.fake
+    moves = moves_of(server, game_id)
+    card = await card_for(server, channel, game_id, moves)
+    resign = await fake.click(user, card, f"dots:card:resign:{game_id}:{moves}")
+    confirm = await resign.reply(timeout=SLOW)
+    await answered_in_time(resign)
+    assert confirm.is_ephemeral
+    button = next(c for c in confirm.custom_ids() if c.startswith("dots:confirm:resign:"))
+    await answered_in_time(await fake.click(user, confirm, button))
+    await fake.wait_until(lambda: status(server, game_id) == "over", timeout=SLOW, poll=None)
+
+
+async def no_card_buttons_left(server: Server, channel: Channel) -> None:
+    """Every card in ``channel`` lost its buttons (the last one has none: the game is over)."""
+    await server.fake.wait_until(
+        lambda: (
+            not any(
+                c.startswith("dots:card:")
+                for m in server.fake.posted(channel)
+                for c in m.custom_ids()
+            )
+        ),
+        timeout=SLOW,
+        poll=None,
+    )
+
+
+@pytest.mark.parametrize("place", ["dm", "server without the bot"])
+async def test_a_game_against_the_computer_outside_a_server_with_the_bot_is_played_by_clicks(
+    server: Server, caplog: pytest.LogCaptureFixture, place: str
+) -> None:
+    fake = server.fake
+    if place == "dm":
+        channel = fake.open_dm(server.alice)
+    else:
+        channel = fake.channel_named("general", fake.create_guild("No bot", with_bot=False))
+    async with card_bot(server):
+        started = await fake.slash(
+            server.alice, "play-computer", channel=channel, level="easy", colour="pink"
+        )
+        await started.reply(timeout=SLOW)
+        await answered_in_time(started)
+        game_id, guild_id, thread_id, rated = await fake.wait_until(
+            lambda: (
+                query(server.database, "SELECT 1 FROM games WHERE channel_id = ?", (channel.id,))
+                and game_where(server, channel)
+            ),
+            timeout=SLOW,
+        )
+        # The game lives on its card: no server, no thread, unrated.
+        assert (guild_id, thread_id, bool(rated)) == (0, None, False)
+        for point in (Point(4, 4), Point(2, 7), Point(7, 2)):
+            await play_by_clicks(server, channel, game_id, server.alice, point, (10, 10))
+            # The computer's reply is a card too, following the same click.
+            await card_for(server, channel, game_id, moves_of(server, game_id) + 1)
+        await resign_by_card(server, channel, game_id, server.alice)
+        await no_card_buttons_left(server, channel)
+    assert fake.threads() == []
+    assert refused_requests(server, channel) == []
+    assert errors(caplog) == []
+
+
+async def test_a_challenge_in_a_group_dm_is_played_by_clicks_and_a_stranger_is_refused(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = server.fake
+    alice, bob, carol = server.alice, server.bob, server.carol
+    group = create_group_dm(fake, alice, bob, carol)
+    async with card_bot(server):
+        asked = await fake.slash(alice, "challenge", channel=group, opponent=bob, colour="pink")
+        challenge = await asked.reply(timeout=SLOW)
+        await answered_in_time(asked)
+        assert not challenge.is_ephemeral
+        accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
+        accepted = await fake.click(bob, challenge, accept)
+        await answered_in_time(accepted)
+        game_id, guild_id, thread_id, rated = await fake.wait_until(
+            lambda: (
+                query(server.database, "SELECT 1 FROM games WHERE channel_id = ?", (group.id,))
+                and game_where(server, group)
+            ),
+            timeout=SLOW,
+        )
+        assert (guild_id, thread_id, bool(rated)) == (0, None, False)
+        card = await card_for(server, group, game_id, 0)
+        # Carol sees the card in the group DM, but none of its buttons is hers.
+        before = query(server.database, "SELECT moves, message_id FROM games")
+        for action in ("move", "board", "resign"):
+            handle = await fake.click(carol, card, f"dots:card:{action}:{game_id}:0")
+            refusal: Message = await handle.reply(timeout=SLOW)
+            await answered_in_time(handle)
+            assert refusal.is_ephemeral and "not playing" in refusal.content
+        assert query(server.database, "SELECT moves, message_id FROM games") == before
+        players = (alice, bob)
+        for number, point in enumerate([Point(4, 4), Point(5, 5), Point(3, 6), Point(6, 3)]):
+            await play_by_clicks(server, group, game_id, players[number % 2], point, (10, 10))
+        await resign_by_card(server, group, game_id, alice)
+        await no_card_buttons_left(server, group)
+    assert fake.threads() == []
+    assert refused_requests(server, group) == []
+    assert errors(caplog) == []
+
+
+async def test_a_card_game_where_no_click_is_recent_tells_the_players_and_the_next_click_shows_it(
+    server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = server.fake
+    alice, bob = server.alice, server.bob
+    group = create_group_dm(fake, alice, bob)
+    async with card_bot(server):
+        asked = await fake.slash(alice, "challenge", channel=group, opponent=bob, colour="pink")
+        challenge = await asked.reply(timeout=SLOW)
+        accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
+        await fake.click(bob, challenge, accept)
+        game_id = (await fake.wait_until(lambda: game_where(server, group), timeout=SLOW))[0]
+        first = await card_for(server, group, game_id, 0)
+        # As if every click were older than its token's 15 minutes: Alice's move has no
+        # interaction to follow, so its news goes to the players' DMs (Bob's are closed).
+        monkeypatch.setattr(on_card, "TOKEN_LIFE", -1.0)
+        opening = await fake.click(alice, first, f"dots:card:move:{game_id}:0")
+        picker = await opening.reply(timeout=SLOW)
+        dot = next(c for c in picker.custom_ids() if c.endswith(":5:5"))
+        await answered_in_time(await fake.click(alice, picker, dot))
+        await fake.wait_until(lambda: moves_of(server, game_id) == 1, timeout=SLOW, poll=None)
+        dm = fake.open_dm(alice)
+        news = await fake.wait_until(lambda: fake.posted(dm), timeout=SLOW, poll=None)
+        assert f"#{game_id}" in news[-1].content and "F6" in news[-1].content
+        cards = [m.id for m in fake.posted(group) if "dots:card:" in " ".join(m.custom_ids())]
+        assert cards == [first.id]  # nothing was posted in the group DM
+        # Bob's click on the card he still sees is refused privately, and brings the new one.
+        monkeypatch.setattr(on_card, "TOKEN_LIFE", 14 * 60.0)
+        stale = await fake.click(bob, first, f"dots:card:move:{game_id}:0")
+        refusal = await stale.reply(timeout=SLOW)
+        await answered_in_time(stale)
+        assert refusal.is_ephemeral and "old" in refusal.content
+        newest = await card_for(server, group, game_id, 1)
+        await play_by_clicks(server, group, game_id, bob, Point(6, 6), (10, 10))
+        assert newest.id != first.id
+    assert refused_requests(server, group) == []
+    assert errors(caplog) == []
