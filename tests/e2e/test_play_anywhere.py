@@ -19,6 +19,7 @@ from tests.e2e.test_click_play import (
     answered_in_time,
     card_bot,
     card_for,
+    confirm_from_card,
     moves_of,
     play_by_clicks,
     status,
@@ -65,17 +66,31 @@ def game_where(server: Server, channel: Channel) -> tuple[int, object, object, o
 
 
 async def resign_by_card(server: Server, channel: Channel, game_id: int, user: User) -> None:
-    """``user`` resigns from the card and its private confirmation."""
+    """``user`` resigns from the card and its private confirmation: the game is over."""
+    await confirm_from_card(server, channel, game_id, user, "resign")
+    assert status(server, game_id) == "over"
+
+
+async def game_on_card(server: Server, channel: Channel) -> int:
+    """The game started in ``channel`` (once stored): it lives on its card, with no server,
+    no thread and no rating."""
+    game_id, guild_id, thread_id, rated = await server.fake.wait_until(
+        lambda: game_where(server, channel), timeout=SLOW
+    )
+    assert (guild_id, thread_id, bool(rated)) == (0, None, False)
+    return game_id
+
+
+async def challenge_accepted(server: Server, channel: Channel, pink: User, blue: User) -> int:
+    """``pink`` challenges ``blue`` in ``channel`` and ``blue`` accepts: the game's id."""
     fake = server.fake
-    moves = moves_of(server, game_id)
-    card = await card_for(server, channel, game_id, moves)
-    resign = await fake.click(user, card, f"dots:card:resign:{game_id}:{moves}")
-    confirm = await resign.reply(timeout=SLOW)
-    await answered_in_time(resign)
-    assert confirm.is_ephemeral
-    button = next(c for c in confirm.custom_ids() if c.startswith("dots:confirm:resign:"))
-    await answered_in_time(await fake.click(user, confirm, button))
-    await fake.wait_until(lambda: status(server, game_id) == "over", timeout=SLOW, poll=None)
+    asked = await fake.slash(pink, "challenge", channel=channel, opponent=blue, colour="pink")
+    challenge = await asked.reply(timeout=SLOW)
+    await answered_in_time(asked)
+    assert not challenge.is_ephemeral
+    accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
+    await answered_in_time(await fake.click(blue, challenge, accept))
+    return await game_on_card(server, channel)
 
 
 async def no_card_buttons_left(server: Server, channel: Channel) -> None:
@@ -108,15 +123,7 @@ async def test_a_game_against_the_computer_outside_a_server_with_the_bot_is_play
         )
         await started.reply(timeout=SLOW)
         await answered_in_time(started)
-        game_id, guild_id, thread_id, rated = await fake.wait_until(
-            lambda: (
-                query(server.database, "SELECT 1 FROM games WHERE channel_id = ?", (channel.id,))
-                and game_where(server, channel)
-            ),
-            timeout=SLOW,
-        )
-        # The game lives on its card: no server, no thread, unrated.
-        assert (guild_id, thread_id, bool(rated)) == (0, None, False)
+        game_id = await game_on_card(server, channel)
         for point in (Point(4, 4), Point(2, 7), Point(7, 2)):
             await play_by_clicks(server, channel, game_id, server.alice, point, (10, 10))
             # The computer's reply is a card too, following the same click.
@@ -135,21 +142,7 @@ async def test_a_challenge_in_a_group_dm_is_played_by_clicks_and_a_stranger_is_r
     alice, bob, carol = server.alice, server.bob, server.carol
     group = create_group_dm(fake, alice, bob, carol)
     async with card_bot(server):
-        asked = await fake.slash(alice, "challenge", channel=group, opponent=bob, colour="pink")
-        challenge = await asked.reply(timeout=SLOW)
-        await answered_in_time(asked)
-        assert not challenge.is_ephemeral
-        accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
-        accepted = await fake.click(bob, challenge, accept)
-        await answered_in_time(accepted)
-        game_id, guild_id, thread_id, rated = await fake.wait_until(
-            lambda: (
-                query(server.database, "SELECT 1 FROM games WHERE channel_id = ?", (group.id,))
-                and game_where(server, group)
-            ),
-            timeout=SLOW,
-        )
-        assert (guild_id, thread_id, bool(rated)) == (0, None, False)
+        game_id = await challenge_accepted(server, group, alice, bob)
         card = await card_for(server, group, game_id, 0)
         # Carol sees the card in the group DM, but none of its buttons is hers.
         before = query(server.database, "SELECT moves, message_id FROM games")
@@ -176,11 +169,7 @@ async def test_a_card_game_where_no_click_is_recent_tells_the_players_and_the_ne
     alice, bob = server.alice, server.bob
     group = create_group_dm(fake, alice, bob)
     async with card_bot(server):
-        asked = await fake.slash(alice, "challenge", channel=group, opponent=bob, colour="pink")
-        challenge = await asked.reply(timeout=SLOW)
-        accept = next(c for c in challenge.custom_ids() if c.startswith("dots:challenge:accept:"))
-        await fake.click(bob, challenge, accept)
-        game_id = (await fake.wait_until(lambda: game_where(server, group), timeout=SLOW))[0]
+        game_id = await challenge_accepted(server, group, alice, bob)
         first = await card_for(server, group, game_id, 0)
         # As if every click were older than its token's 15 minutes: Alice's move has no
         # interaction to follow, so its news goes to the players' DMs (Bob's are closed).

@@ -198,7 +198,7 @@ class Drivers(Gateway):
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
         values = {**(opts or {}), **values}
         if validate:
-            root = self.find_command(command.split()[0], guild)
+            root = self.find_command(command.split(maxsplit=1)[0], guild)
             check_command_offered(self, root, user, channel, guild)
         data = self._command_data(
             user, command, guild, options, validate=validate, values=values, focused=None
