@@ -195,3 +195,21 @@ async def test_a_card_game_where_no_click_is_recent_tells_the_players_and_the_ne
         assert newest.id != first.id
     assert refused_requests(server, group) == []
     assert errors(caplog) == []
+
+
+async def test_a_group_dm_game_goes_on_after_a_restart_from_its_newest_card(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = server.fake
+    alice, bob = server.alice, server.bob
+    group = create_group_dm(fake, alice, bob)
+    async with card_bot(server):
+        game_id = await challenge_accepted(server, group, alice, bob)
+        await play_by_clicks(server, group, game_id, alice, Point(4, 4), (10, 10))
+        newest = await card_for(server, group, game_id, 1)
+    async with card_bot(server):  # the interactions it followed are gone with the process
+        await play_by_clicks(server, group, game_id, bob, Point(6, 6), (10, 10))
+        after = await card_for(server, group, game_id, 2)
+        assert after.id != newest.id
+    assert refused_requests(server, group) == []
+    assert errors(caplog) == []
