@@ -93,6 +93,8 @@ async def post_game_start(
             view = replace(view, thread_id=thread_id)
     locale = await bot.locales.of_guild(view.guild_id)
     starts = N_("The game starts. Play with `/move` (e.g. `/move E5`).")
+    if lives_on_card(view):  # no slash commands there: the card's buttons
+        starts = N_("The game starts. Play with the buttons below.")
     if is_computer(view.pink_id):
         starts = _("The game starts. {name} moves first.", name=computer_name(view.pink_id, locale))
     headline = translate(locale, starts)

@@ -22,6 +22,7 @@ from tests.e2e.test_click_play import (
     confirm_from_card,
     moves_of,
     play_by_clicks,
+    shown_text,
     status,
 )
 from tests.fakediscord.fixtures import fake_discord
@@ -144,6 +145,7 @@ async def test_a_challenge_in_a_group_dm_is_played_by_clicks_and_a_stranger_is_r
     async with card_bot(server):
         game_id = await challenge_accepted(server, group, alice, bob)
         card = await card_for(server, group, game_id, 0)
+        assert "buttons" in shown_text(card) and "/move" not in shown_text(card)  # none here
         # Carol sees the card in the group DM, but none of its buttons is hers.
         before = query(server.database, "SELECT moves, message_id FROM games")
         for action in ("move", "board", "resign"):
