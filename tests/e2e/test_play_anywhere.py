@@ -40,8 +40,20 @@ def server(fake_discord: FakeDiscord, tmp_path: Path) -> Server:
     return make_server(fake_discord, tmp_path / "db.sqlite3")
 
 
+@pytest.fixture
+def group(server: Server) -> Channel:
+    """A group DM of Alice and Bob (the bot is not in it)."""
+    return create_group_dm(server.fake, server.alice, server.bob)
+
+
 def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def assert_clean(server: Server, channel: Channel, caplog: pytest.LogCaptureFixture) -> None:
+    """No request about ``channel`` was refused for want of access, and no ERROR logged."""
+    assert refused_requests(server, channel) == []
+    assert errors(caplog) == []
 
 
 def refused_requests(server: Server, channel: Channel) -> list[str]:
@@ -132,8 +144,7 @@ async def test_a_game_against_the_computer_outside_a_server_with_the_bot_is_play
         await resign_by_card(server, channel, game_id, server.alice)
         await no_card_buttons_left(server, channel)
     assert fake.threads() == []
-    assert refused_requests(server, channel) == []
-    assert errors(caplog) == []
+    assert_clean(server, channel, caplog)
 
 
 async def test_a_challenge_in_a_group_dm_is_played_by_clicks_and_a_stranger_is_refused(
@@ -160,16 +171,17 @@ async def test_a_challenge_in_a_group_dm_is_played_by_clicks_and_a_stranger_is_r
         await resign_by_card(server, group, game_id, alice)
         await no_card_buttons_left(server, group)
     assert fake.threads() == []
-    assert refused_requests(server, group) == []
-    assert errors(caplog) == []
+    assert_clean(server, group, caplog)
 
 
 async def test_a_card_game_where_no_click_is_recent_tells_the_players_and_the_next_click_shows_it(
-    server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    server: Server,
+    group: Channel,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = server.fake
     alice, bob = server.alice, server.bob
-    group = create_group_dm(fake, alice, bob)
     async with card_bot(server):
         game_id = await challenge_accepted(server, group, alice, bob)
         first = await card_for(server, group, game_id, 0)
@@ -195,16 +207,13 @@ async def test_a_card_game_where_no_click_is_recent_tells_the_players_and_the_ne
         newest = await card_for(server, group, game_id, 1)
         await play_by_clicks(server, group, game_id, bob, Point(6, 6), (10, 10))
         assert newest.id != first.id
-    assert refused_requests(server, group) == []
-    assert errors(caplog) == []
+    assert_clean(server, group, caplog)
 
 
 async def test_a_group_dm_game_goes_on_after_a_restart_from_its_newest_card(
-    server: Server, caplog: pytest.LogCaptureFixture
+    server: Server, group: Channel, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake = server.fake
     alice, bob = server.alice, server.bob
-    group = create_group_dm(fake, alice, bob)
     async with card_bot(server):
         game_id = await challenge_accepted(server, group, alice, bob)
         await play_by_clicks(server, group, game_id, alice, Point(4, 4), (10, 10))
@@ -213,5 +222,4 @@ async def test_a_group_dm_game_goes_on_after_a_restart_from_its_newest_card(
         await play_by_clicks(server, group, game_id, bob, Point(6, 6), (10, 10))
         after = await card_for(server, group, game_id, 2)
         assert after.id != newest.id
-    assert refused_requests(server, group) == []
-    assert errors(caplog) == []
+    assert_clean(server, group, caplog)
