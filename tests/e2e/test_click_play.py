@@ -9,17 +9,18 @@ import contextlib
 import logging
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
-from bot.app import DotsBot, create_bot
-from bot.config import Settings
+from bot.app import DotsBot
 from engine import Point
 from tests.e2e.helpers import (
     Server,
     actions,
+    bot_on,
     decode_png,
     make_server,
     query,
@@ -28,7 +29,7 @@ from tests.e2e.helpers import (
 )
 from tests.fakediscord.components_v2 import is_v2
 from tests.fakediscord.drivers import InteractionHandle
-from tests.fakediscord.fixtures import fake_discord, run_bot
+from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Channel, Message, User
 
@@ -49,10 +50,11 @@ def server(fake_discord: FakeDiscord, tmp_path: Path) -> Server:
 
 
 @contextlib.asynccontextmanager
-async def card_bot(server: Server) -> AsyncIterator[DotsBot]:
-    """The real bot with game cards on."""
-    settings = Settings(token=server.fake.token, database=server.database)
-    async with run_bot(server.fake, create_bot(settings, cards=True)) as bot:
+async def card_bot(
+    server: Server, now: Callable[[], datetime] | None = None
+) -> AsyncIterator[DotsBot]:
+    """The real bot with game cards on (its service on the clock ``now``, if given)."""
+    async with bot_on(server.fake, server.database, now=now, cards=True) as bot:
         yield bot
 
 

@@ -7,13 +7,15 @@ answer comes within 3 seconds and every card passes the fake's Components V2 rul
 from __future__ import annotations
 
 import logging
+import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.cogs import on_card
 from engine import Point
-from tests.e2e.helpers import Server, make_server, query
+from tests.e2e.helpers import Server, ShiftedClock, make_server, query
 from tests.e2e.test_click_play import (
     SLOW,
     answered_in_time,
@@ -94,10 +96,15 @@ async def game_on_card(server: Server, channel: Channel) -> int:
     return game_id
 
 
-async def challenge_accepted(server: Server, channel: Channel, pink: User, blue: User) -> int:
-    """``pink`` challenges ``blue`` in ``channel`` and ``blue`` accepts: the game's id."""
+async def challenge_accepted(
+    server: Server, channel: Channel, pink: User, blue: User, **options: object
+) -> int:
+    """``pink`` challenges ``blue`` in ``channel`` (with ``options``) and ``blue`` accepts:
+    the game's id."""
     fake = server.fake
-    asked = await fake.slash(pink, "challenge", channel=channel, opponent=blue, colour="pink")
+    asked = await fake.slash(
+        pink, "challenge", channel=channel, opponent=blue, colour="pink", **options
+    )
     challenge = await asked.reply(timeout=SLOW)
     await answered_in_time(asked)
     assert not challenge.is_ephemeral
@@ -222,4 +229,36 @@ async def test_a_group_dm_game_goes_on_after_a_restart_from_its_newest_card(
         await play_by_clicks(server, group, game_id, bob, Point(6, 6), (10, 10))
         after = await card_for(server, group, game_id, 2)
         assert after.id != newest.id
+    assert_clean(server, group, caplog)
+
+
+async def test_a_time_out_while_the_bot_was_down_reaches_the_dms_and_the_next_click(
+    server: Server, group: Channel, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = server.fake
+    alice, bob = server.alice, server.bob
+    clock = ShiftedClock()
+    async with card_bot(server, now=clock):
+        game_id = await challenge_accepted(server, group, alice, bob, clock=30)
+        await play_by_clicks(server, group, game_id, alice, Point(4, 4), (10, 10))
+        newest = await card_for(server, group, game_id, 1)
+    ((deadline,),) = query(server.database, "SELECT deadline FROM games")
+    clock.offset = timedelta(seconds=deadline - time.time() + 1)  # Bob's clock ran out
+    async with card_bot(server, now=clock):
+        await fake.wait_until(lambda: moves_of(server, game_id) == 2, timeout=SLOW, poll=None)
+        # No click to follow: the news goes to the DMs (Bob's are closed), and the bot does
+        # not try again.
+        dm = fake.open_dm(alice)
+        news = await fake.wait_until(lambda: fake.posted(dm), timeout=SLOW, poll=None)
+        assert "ran out of time" in news[-1].content
+        await fake.wait_until(
+            lambda: query(server.database, "SELECT COUNT(*) FROM outbox") == [(0,)], poll=None
+        )
+        # Alice's next click on the card she sees shows the game as it is now.
+        stale = await fake.click(alice, newest, f"dots:card:move:{game_id}:1")
+        assert (await stale.reply(timeout=SLOW)).is_ephemeral
+        await answered_in_time(stale)
+        shown = await card_for(server, group, game_id, 2)
+        assert "ran out of time" not in shown_text(shown)  # the card says how it stands
+        assert "may play on alone" in shown_text(shown)
     assert_clean(server, group, caplog)
