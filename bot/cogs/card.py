@@ -26,11 +26,12 @@ import discord
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.in_game import ACTIONS, Action, handler
 from bot.cogs.interactions import refuse
+from bot.cogs.on_card import lives_on_card, note_interaction, post_on_card, retire_posted
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.picker import open_picker
-from bot.cogs.posting import game_channel_id
+from bot.cogs.posting import game_channel_id, jump_url, picture_file, status_text
 from bot.cogs.posts import edit_message, fit_content, is_refused_body, send
-from bot.games import GameView, is_computer
+from bot.games import GameView, NotYourGame, is_computer
 from bot.i18n import N_, SOURCE, _, translate
 from engine import Rules
 from renderer.zoom import window_around, zoom_png
@@ -78,7 +79,7 @@ def card_actions(view: GameView) -> list[Action]:
 
 def card_url(view: GameView, message_id: int | None) -> str:
     """A link to a game's card (to its thread when the card is not known)."""
-    where = f"https://discord.com/channels/{view.guild_id}/{game_channel_id(view)}"
+    where = jump_url(view)
     return f"{where}/{message_id}" if message_id else where
 
 
@@ -113,8 +114,24 @@ class CardButton(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """Do the action in the game as it is, unless the card is no longer the newest."""
-        view = await bot_of(interaction).service.game(self.key)
+        bot = bot_of(interaction)
+        view = await bot.service.game(self.key)
         clicked = interaction.message.id if interaction.message is not None else None
+        if lives_on_card(view):
+            # Seen by whoever is in the channel, but its buttons are the players' alone.
+            if view.player_of(interaction.user.id) is None:
+                raise NotYourGame(N_("you are not playing in this game"))
+            note_interaction(bot, view.game_id, interaction)
+            if self.moves != len(view.game.actions) or clicked != view.message_id:
+                # The game went on where the bot could not post (a time-out, say): this click
+                # brings its card.
+                newer = _(
+                    "This card is old: here is the newest card of game #{game_id}.",
+                    game_id=view.game_id,
+                )
+                await refuse(interaction, newer)
+                await show_card(bot, view)
+                return
         if self.moves != len(view.game.actions) or clicked != view.message_id:
             newest = _(
                 "This card is old: the newest card of game #{game_id} is here: {url}",
@@ -166,7 +183,10 @@ async def post_card(
 ) -> discord.Message | None:
     """Post ``view``'s card in its thread (without its pictures when Discord refuses them),
     make it the game's card and take the buttons off the previous one. None when Discord
-    refuses the post."""
+    refuses the post. A game that lives on its card (``bot.cogs.on_card``) gets it as a
+    follow-up of a player's interaction, without the buttons of ``buttons``."""
+    if lives_on_card(view):
+        return await post_card_on_answer(bot, view, content, files)
     locale = await bot.locales.of_guild(view.guild_id)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     files = [*files, *await around_last(view, files)]
@@ -189,6 +209,32 @@ async def post_card(
     if previous is not None and previous != posted.id:
         await retire_card(channel, previous)
     return posted
+
+
+async def post_card_on_answer(
+    bot: GameBot, view: GameView, content: str, files: Sequence[discord.File]
+) -> discord.Message | None:
+    """``post_card`` for a game that lives on its card: its card as a follow-up of the newest
+    interaction there (the previous card loses its buttons while its own token answers);
+    without one, the news in the players' DMs."""
+    locale = await bot.locales.of_guild(view.guild_id)
+    files = [*files, *await around_last(view, files)]
+    layout = card_layout(view, content, files, locale=locale)
+    posted = await post_on_card(bot, view, content, files=files, view=layout)
+    if posted is None:
+        return None
+    previous = (await bot.service.game(view.game_id)).message_id
+    await bot.service.set_game_thread(game_id=view.game_id, message_id=posted.id)
+    if previous is not None and previous != posted.id:
+        await retire_posted(bot, previous, strip)
+    return posted
+
+
+async def show_card(bot: GameBot, view: GameView) -> None:
+    """Post the card of ``view`` as it is (no news: its status, its picture)."""
+    locale = await bot.locales.of_guild(view.guild_id)
+    picture = await picture_file(bot, view, locale=locale)
+    await post_card(bot, view, status_text(view, locale=locale), [picture], None)
 
 
 async def around_last(view: GameView, files: Sequence[discord.File]) -> list[discord.File]:

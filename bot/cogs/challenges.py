@@ -21,6 +21,7 @@ from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, public_locale, update_clicked
 from bot.cogs.locales import user_locale
 from bot.cogs.names import mentions
+from bot.cogs.on_card import NO_SERVER, anywhere, home_guild
 from bot.cogs.options import (
     OPTION_CHOICES,
     OPTION_DESCRIPTIONS,
@@ -62,7 +63,7 @@ class Challenges(commands.Cog):
             await show_called_off(self.bot, event.challenge, event.token)
 
     @app_commands.command(name="challenge", description=N_("Challenge someone to a game of Dots"))
-    @app_commands.guild_only()
+    @anywhere
     @app_commands.describe(
         opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
         rated=N_("Whether the game counts for the leaderboard (default yes)"),
@@ -93,8 +94,10 @@ class Challenges(commands.Cog):
         if opponent is not None and bot_user is not None and opponent.id == bot_user.id:
             await start_against_computer(interaction, DEFAULT_LEVEL, replace(options, rated=False))
             return
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        assert interaction.channel_id is not None
+        guild_id, channel_id = home_guild(interaction), interaction.channel_id
+        if guild_id == NO_SERVER:  # unrated: on no server's leaderboard
+            options = replace(options, rated=False)
         locale = await public_locale(interaction)
 
         async def open_challenge() -> tuple[Challenge, timedelta]:

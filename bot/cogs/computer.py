@@ -18,6 +18,7 @@ from bot.cogs.in_game import Action, game_choices, handles, run_in_game
 from bot.cogs.interactions import deferred_if_slow
 from bot.cogs.locales import user_locale
 from bot.cogs.names import mention
+from bot.cogs.on_card import anywhere
 from bot.cogs.options import LEVEL_CHOICES, OPTION_CHOICES, OPTION_DESCRIPTIONS, game_options
 from bot.cogs.posting import in_game_channel, jump_url, picture_file, send_to_game, status_text
 from bot.cogs.posts import follow_up
@@ -37,7 +38,7 @@ class Computer(commands.Cog):
     @app_commands.command(
         name="play-computer", description="Play a game against the computer (unrated)"
     )
-    @app_commands.guild_only()
+    @anywhere
     @app_commands.describe(
         level="How strong the computer plays (default medium)", **OPTION_DESCRIPTIONS
     )

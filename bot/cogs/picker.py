@@ -27,6 +27,7 @@ import discord
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import deferred_if_slow
 from bot.cogs.locales import user_locale
+from bot.cogs.on_card import lives_on_card, note_interaction
 from bot.cogs.outcomes import announce
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.play import check_move, check_turn
@@ -144,6 +145,8 @@ class PickPoint(
         bot = bot_of(interaction)
         view = await bot.service.game(self.key)
         check_turn(interaction, view)
+        if lives_on_card(view):
+            note_interaction(bot, view.game_id, interaction)  # it carries the new card
         if not self.point.is_on(view.game.board.width, view.game.board.height):
             raise Refusal(N_("this button is not one I know: nothing changed"))
         if self.moves != len(view.game.actions):
@@ -341,7 +344,8 @@ def window_navigation(  # noqa: PLR0917 (the window and where it is)
 async def place_picked(
     interaction: discord.Interaction[Any], bot: GameBot, view: GameView, point: Point
 ) -> None:
-    """Place the picked dot: the picker says so, the new card goes to the game's thread."""
+    """Place the picked dot: the picker says so, the new card goes to the game's thread (or,
+    for a game that lives on its card, follows this click)."""
     with bot.posts.pending(view.game_id):
         outcome, acknowledged = await deferred_if_slow(
             interaction,

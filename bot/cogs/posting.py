@@ -14,6 +14,7 @@ import discord
 from bot import text
 from bot.cogs.client import GameBot
 from bot.cogs.names import mentions, picture_names
+from bot.cogs.on_card import lives_on_card, post_on_card
 from bot.cogs.posts import is_refused_body, send
 from bot.games import GameStatus, GameView, is_computer, utc_now
 from bot.i18n import N_, SOURCE, _, translate, words
@@ -38,8 +39,9 @@ def game_channel_id(view: GameView) -> int:
 
 
 def jump_url(view: GameView) -> str:
-    """A link to the game's thread (or channel)."""
-    return f"https://discord.com/channels/{view.guild_id}/{game_channel_id(view)}"
+    """A link to the game's thread (or channel; ``@me`` for a game outside a server)."""
+    where = "@me" if lives_on_card(view) else view.guild_id
+    return f"https://discord.com/channels/{where}/{game_channel_id(view)}"
 
 
 def clock_left(view: GameView) -> timedelta | None:
@@ -125,9 +127,12 @@ async def send_to_game(
     """Post in a game's thread (or channel), with ``buttons`` if given; None when Discord
     refuses. When it refuses the post for what it holds, ``minimal`` (the same news without
     extras) is posted instead. A post with pictures is the game's card when cards are on
-    (``GameBot.post_card``)."""
+    (``GameBot.post_card``). A game that lives on its card gets no post of the bot's own
+    (``bot.cogs.on_card``)."""
     if files and bot.post_card is not None:
         return await bot.post_card(bot, view, content, files, buttons)
+    if lives_on_card(view):
+        return await post_on_card(bot, view, content, content=content, files=files)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     try:
         return await send(  # type: ignore[no-any-return]

@@ -23,6 +23,7 @@ from bot import text
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, public_locale
 from bot.cogs.names import picture_names, thread_name
+from bot.cogs.on_card import home_guild, lives_on_card, note_interaction
 from bot.cogs.posting import picture_file, send_to_game, status_text
 from bot.cogs.posts import create_thread, send
 from bot.games import GameOptions, GameView, computer_name, is_computer
@@ -78,8 +79,12 @@ async def post_game_start(
     message: discord.Message | discord.PartialMessage | None,
 ) -> None:
     """Open the game's thread (unless it has one) and post its first picture there,
-    remembering both."""
-    if view.thread_id is None:
+    remembering both. A game that lives on its card (``bot.cogs.on_card``) has no thread: its
+    first card follows ``interaction``."""
+    if lives_on_card(view):
+        if interaction is not None:
+            note_interaction(bot, view.game_id, interaction)
+    elif view.thread_id is None:
         thread_id = await open_game_thread(bot, interaction, view, message)
         if thread_id is not None:
             await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
@@ -88,6 +93,8 @@ async def post_game_start(
             view = replace(view, thread_id=thread_id)
     locale = await bot.locales.of_guild(view.guild_id)
     starts = N_("The game starts. Play with `/move` (e.g. `/move E5`).")
+    if lives_on_card(view):  # no slash commands there: the card's buttons
+        starts = N_("The game starts. Play with the buttons below.")
     if is_computer(view.pink_id):
         starts = _("The game starts. {name} moves first.", name=computer_name(view.pink_id, locale))
     headline = translate(locale, starts)
@@ -105,8 +112,8 @@ async def start_against_computer(
     its first picture; when the computer is Pink the service has its first move under way,
     and its post waits for this start's."""
     bot = bot_of(interaction)
-    assert interaction.guild_id is not None and interaction.channel_id is not None
-    guild_id, channel_id = interaction.guild_id, interaction.channel_id
+    assert interaction.channel_id is not None
+    guild_id, channel_id = home_guild(interaction), interaction.channel_id
     pending = ExitStack()
 
     async def start() -> GameView:

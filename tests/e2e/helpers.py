@@ -64,16 +64,21 @@ class ShiftedClock:
 
 @contextlib.asynccontextmanager
 async def bot_on(
-    fake: FakeDiscord, database: Path, *, now: Callable[[], datetime] | None = None
+    fake: FakeDiscord,
+    database: Path,
+    *,
+    now: Callable[[], datetime] | None = None,
+    cards: bool = False,
 ) -> AsyncIterator[DotsBot]:
     """The real bot, connected to ``fake``, on the SQLite file ``database``; closed after.
 
-    With ``now`` the game service runs on that clock (the bot's own clocks follow it).
+    With ``now`` the game service runs on that clock (the bot's own clocks follow it); with
+    ``cards`` it posts game cards.
     """
     settings = Settings(token=fake.token, database=database)
     service = await GameService.open(database, now=now) if now is not None else None
     try:
-        async with run_bot(fake, create_bot(settings, service=service)) as bot:
+        async with run_bot(fake, create_bot(settings, service=service, cards=cards)) as bot:
             yield bot
     finally:
         if service is not None:

@@ -9,17 +9,18 @@ import contextlib
 import logging
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
-from bot.app import DotsBot, create_bot
-from bot.config import Settings
+from bot.app import DotsBot
 from engine import Point
 from tests.e2e.helpers import (
     Server,
     actions,
+    bot_on,
     decode_png,
     make_server,
     query,
@@ -28,7 +29,7 @@ from tests.e2e.helpers import (
 )
 from tests.fakediscord.components_v2 import is_v2
 from tests.fakediscord.drivers import InteractionHandle
-from tests.fakediscord.fixtures import fake_discord, run_bot
+from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Channel, Message, User
 
@@ -49,10 +50,11 @@ def server(fake_discord: FakeDiscord, tmp_path: Path) -> Server:
 
 
 @contextlib.asynccontextmanager
-async def card_bot(server: Server) -> AsyncIterator[DotsBot]:
-    """The real bot with game cards on."""
-    settings = Settings(token=server.fake.token, database=server.database)
-    async with run_bot(server.fake, create_bot(settings, cards=True)) as bot:
+async def card_bot(
+    server: Server, now: Callable[[], datetime] | None = None
+) -> AsyncIterator[DotsBot]:
+    """The real bot with game cards on (its service on the clock ``now``, if given)."""
+    async with bot_on(server.fake, server.database, now=now, cards=True) as bot:
         yield bot
 
 
@@ -133,17 +135,27 @@ def next_click(picker: Message, point: Point, width: int, height: int) -> str:
     raise AssertionError(f"no way to {point.name} from {ids}")
 
 
+async def click_card(
+    server: Server, channel: Channel, game_id: int, user: User, action: str
+) -> tuple[int, Message]:
+    """``user`` clicks ``action`` on the game's newest card: the position's number of actions
+    and the private answer (within the 3 seconds)."""
+    moves = moves_of(server, game_id)
+    card = await card_for(server, channel, game_id, moves)
+    handle = await server.fake.click(user, card, f"dots:card:{action}:{game_id}:{moves}")
+    answer = await handle.reply(timeout=SLOW)
+    await answered_in_time(handle)
+    assert answer.is_ephemeral
+    return moves, answer
+
+
 async def play_by_clicks(  # noqa: PLR0917 (the game and the move)
     server: Server, thread: Channel, game_id: int, user: User, point: Point, size: tuple[int, int]
 ) -> int:
     """``user`` plays ``point`` with the card and the picker; the clicks after Place a dot."""
     fake = server.fake
-    moves = moves_of(server, game_id)
-    card = await card_for(server, thread, game_id, moves)
-    opening = await fake.click(user, card, f"dots:card:move:{game_id}:{moves}")
-    picker = await opening.reply(timeout=SLOW)
-    await answered_in_time(opening)
-    assert picker.is_ephemeral and is_v2(picker.flags)
+    moves, picker = await click_card(server, thread, game_id, user, "move")
+    assert is_v2(picker.flags)
     clicks = 0
     while moves_of(server, game_id) == moves:
         custom_id = next_click(picker, point, *size)
@@ -158,6 +170,17 @@ async def play_by_clicks(  # noqa: PLR0917 (the game and the move)
             )
     assert actions(server.database, game_id)[-1][2] == point.name
     return clicks
+
+
+async def confirm_from_card(
+    server: Server, channel: Channel, game_id: int, user: User, action: str
+) -> None:
+    """``user`` ends or resigns (``action``) from the card and its private confirmation."""
+    fake = server.fake
+    moves, confirm = await click_card(server, channel, game_id, user, action)
+    button = next(c for c in confirm.custom_ids() if c.startswith(f"dots:confirm:{action}:"))
+    await answered_in_time(await fake.click(user, confirm, button))
+    await fake.wait_until(lambda: moves_of(server, game_id) == moves + 1, timeout=SLOW, poll=None)
 
 
 def scattered(width: int, height: int, count: int, seed: int) -> list[Point]:
@@ -185,16 +208,7 @@ async def test_a_whole_10x10_game_is_played_by_clicks_alone(
         for user in players:
             if status(server, game.game_id) == "over":
                 break
-            moves = moves_of(server, game.game_id)
-            card = await card_for(server, game.thread, game.game_id, moves)
-            end = await server.fake.click(user, card, f"dots:card:end:{game.game_id}:{moves}")
-            confirm = await end.reply(timeout=SLOW)
-            await answered_in_time(end)
-            ending = next(c for c in confirm.custom_ids() if c.startswith("dots:confirm:end:"))
-            await answered_in_time(await server.fake.click(user, confirm, ending))
-            await server.fake.wait_until(
-                lambda done=moves + 1: moves_of(server, game.game_id) == done, poll=None
-            )
+            await confirm_from_card(server, game.thread, game.game_id, user, "end")
         await server.fake.wait_until(lambda: status(server, game.game_id) == "over", poll=None)
         # The last card has no actions left, and every earlier card lost its buttons.
         await server.fake.wait_until(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord.gateway import Gateway
-from tests.fakediscord.installs import interaction_origin
+from tests.fakediscord.installs import check_command_offered, interaction_origin
 from tests.fakediscord.state import Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
@@ -197,6 +197,9 @@ class Drivers(Gateway):
         """
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
         values = {**(opts or {}), **values}
+        if validate:
+            root = self.find_command(command.split(maxsplit=1)[0], guild)
+            check_command_offered(self, root, user, channel, guild)
         data = self._command_data(
             user, command, guild, options, validate=validate, values=values, focused=None
         )

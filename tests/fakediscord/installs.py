@@ -48,6 +48,36 @@ def check_bot_may_post(world: World, channel: Channel) -> None:
         raise HTTPError(403, MISSING_ACCESS, "Missing Access")
 
 
+def check_bot_may_read(world: World, channel: Channel) -> None:
+    """Refuse the bot a read of a channel (its object, its messages) where it is no member: a
+    group DM's channel and messages are the users', not the bot's.
+
+    Raises:
+        HTTPError: 403 / 50001 "Missing Access".
+    """
+    check_bot_may_post(world, channel)
+
+
+def check_command_offered(
+    world: World, command: dict[str, Any], user: User, channel: Channel, guild: Guild | None
+) -> None:
+    """Refuse to send a command Discord's client would not offer there: one whose ``contexts``
+    leave out the interaction's context, or whose ``integration_types`` leave out every
+    install that authorises it (a command that names neither is offered anywhere).
+
+    Raises:
+        ValueError: the command is not offered there (a test's mistake, not the bot's).
+    """
+    origin = interaction_origin(world, user, channel, guild)
+    contexts = command.get("contexts")
+    if contexts is not None and origin["context"] not in contexts:
+        raise ValueError(f"/{command['name']} is not offered in context {origin['context']}")
+    installs = command.get("integration_types")
+    owners = {int(key) for key in origin["authorizing_integration_owners"]}
+    if installs is not None and not owners & set(installs):
+        raise ValueError(f"/{command['name']} is not offered to installs {sorted(owners)}")
+
+
 def interaction_origin(
     world: World, user: User, channel: Channel, guild: Guild | None
 ) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from aiohttp import web
 from tests.fakediscord.components_v2 import attached_names, check_components_v2
 from tests.fakediscord.faults import error_body
 from tests.fakediscord.gateway import Gateway
-from tests.fakediscord.installs import check_bot_may_post
+from tests.fakediscord.installs import check_bot_may_post, check_bot_may_read
 from tests.fakediscord.limits import (
     FormErrors,
     check_commands,
@@ -338,7 +338,9 @@ class Rest(Gateway):
     async def _get_channel(
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
-        return self._channel(match).payload()
+        channel = self._channel(match)
+        check_bot_may_read(self, channel)
+        return channel.payload()
 
     async def _edit_channel(
         self, request: web.Request, match: re.Match[str], record: Request
@@ -356,6 +358,7 @@ class Rest(Gateway):
 
     async def _history(self, request: web.Request, match: re.Match[str], record: Request) -> Any:
         channel = self._channel(match)
+        check_bot_may_read(self, channel)
         limit = int(record.query.get("limit", 50))
         visible = channel.visible_messages()
         return [m.payload() for m in reversed(visible)][:limit]
@@ -363,7 +366,9 @@ class Rest(Gateway):
     async def _get_message(
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
-        return self._message(self._channel(match), int(match["message"])).payload()
+        channel = self._channel(match)
+        check_bot_may_read(self, channel)
+        return self._message(channel, int(match["message"])).payload()
 
     async def _post_message(
         self, request: web.Request, match: re.Match[str], record: Request
@@ -410,7 +415,9 @@ class Rest(Gateway):
     async def _edit_message(
         self, request: web.Request, match: re.Match[str], record: Request
     ) -> Any:
-        message = self._message(self._channel(match), int(match["message"]))
+        channel = self._channel(match)
+        check_bot_may_post(self, channel)  # the bot edits through an interaction there
+        message = self._message(channel, int(match["message"]))
         self.check_sent(record, record.json or {}, message=message)
         self._apply_edit(message, record)
         return message.payload()

@@ -76,3 +76,33 @@ async def test_the_bot_may_not_post_or_open_a_thread_where_it_is_no_member(world
     assert refused.value.code == 50001
     await post(world, world.general.id)  # where it is a member it posts as before
     assert fake.posted(world.general)[-1].content == "a game"
+
+
+async def test_the_bot_may_not_read_a_channel_where_it_is_no_member(world: World) -> None:
+    fake = world.fake
+    group = create_group_dm(fake, world.alice, world.bob)
+    handle = await fake.slash(world.alice, "hello", channel=group, name="x")
+    answer = await handle.reply()  # the message exists, answered through the interaction
+    for path in (f"/channels/{group.id}", f"/channels/{group.id}/messages/{answer.id}"):
+        route = discord.http.Route("GET", path)
+        with pytest.raises(discord.Forbidden) as caught:
+            await world.tiny.bot.http.request(route)
+        assert caught.value.code == 50001
+    route = discord.http.Route("GET", f"/channels/{world.general.id}")
+    assert (await world.tiny.bot.http.request(route))["id"] == str(world.general.id)
+
+
+async def test_a_command_is_offered_only_in_its_contexts_and_installs(world: World) -> None:
+    fake = world.fake
+    command = fake.find_command("hello", world.guild)
+    group = create_group_dm(fake, world.alice, world.bob)
+    command["contexts"] = [0]  # as a guild-only command is synced
+    with pytest.raises(ValueError, match="not offered in context 2"):
+        await fake.slash(world.alice, "hello", channel=group, name="x")
+    command["contexts"] = [0, 1, 2]
+    command["integration_types"] = [0]  # installable to servers only
+    with pytest.raises(ValueError, match="not offered to installs"):
+        await fake.slash(world.alice, "hello", channel=group, name="x")
+    await fake.slash(world.alice, "hello", channel=world.general, name="x")  # a server install
+    command["integration_types"] = [0, 1]
+    assert (await (await fake.slash(world.alice, "hello", channel=group, name="y")).reply()).content
