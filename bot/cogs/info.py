@@ -21,8 +21,9 @@ from bot import text
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, public_locale, reply
 from bot.cogs.locales import user_locale
+from bot.cogs.mentions import with_mentions
 from bot.cogs.names import mention, picture_names
-from bot.cogs.posts import answer, follow_up, plain_name
+from bot.cogs.posts import follow_up, plain_name
 from bot.games import NoSuchGame, PlayerStats, Refusal
 from bot.games.queries import MonthStanding, MonthTable, Period
 from bot.i18n import N_, SOURCE, _, ngettext, pgettext, translate, words
@@ -203,8 +204,10 @@ class Info(commands.Cog):
 
     @app_commands.command(name="help", description=N_("The bot's commands"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """List the commands."""
-        await answer(interaction, translate(user_locale(interaction), HELP), ephemeral=True)
+        """List the commands, each a mention a player can click."""
+        ids, deferred = await in_time(interaction, self.bot.command_mentions(), ephemeral=True)
+        shown = with_mentions(translate(user_locale(interaction), HELP), ids)
+        await reply(interaction, deferred, shown, ephemeral=True)
 
     @app_commands.command(name="notify", description=N_("Direct message me when it is my turn"))
     @app_commands.describe(
