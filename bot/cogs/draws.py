@@ -24,7 +24,7 @@ from bot.cogs.names import mention
 from bot.cogs.outcomes import announce
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posting import game_channel_id, in_game_channel, jump_url
-from bot.cogs.posts import answer, edit, send
+from bot.cogs.posts import answer, edit, follow_up, send
 from bot.games import (
     GameChanged,
     GameOver,
@@ -55,16 +55,6 @@ def offer_text(view: GameView, offered_by: int, locale: str = SOURCE) -> str:
         game_id=view.game_id,
     )
     return translate(locale, offer)
-
-
-def offered_text(view: GameView, locale: str = SOURCE) -> str:
-    """The offering player's private answer when the offer is posted in the game's thread."""
-    offered = _(
-        "I offered your opponent a draw in the thread of game #{game_id}: {url}",
-        game_id=view.game_id,
-        url=jump_url(view),
-    )
-    return translate(locale, offered)
 
 
 def answered_text(user_id: int, *, accepted: bool, locale: str = SOURCE) -> str:
@@ -190,7 +180,12 @@ async def offer_draw(interaction: discord.Interaction[Any], view: GameView, _arg
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     await send(channel, offer, view=buttons, allowed_mentions=MENTIONS)
-    await interaction.followup.send(offered_text(view, user_locale(interaction)), ephemeral=True)
+    offered = _(
+        "I offered your opponent a draw in the thread of game #{game_id}: {url}",
+        game_id=view.game_id,
+        url=jump_url(view),
+    )
+    await follow_up(interaction, translate(user_locale(interaction), offered), ephemeral=True)
 
 
 class Draws(commands.Cog):

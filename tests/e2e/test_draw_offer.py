@@ -103,7 +103,16 @@ async def test_a_draw_offer_is_declined_or_lapses_with_the_next_move(server: Ser
         await declined.response()
         assert "declined the draw" in first.content and first.buttons() == []
 
-        second = await offer(s, game.thread)
+        # Offered from elsewhere: the offer goes to the game's thread, the link privately.
+        there = await (await fake.slash(s.alice, "draw", channel=s.general)).reply()
+        assert there.is_ephemeral and f"/{game.thread.id}" in there.content
+        second = await fake.wait_until(
+            lambda: next(
+                (m for m in fake.posted(game.thread)[::-1] if "offers a draw" in m.content), None
+            ),
+            poll=None,
+        )
+        assert second is not first and bob_pinged(s, second)
         await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
         before = snapshot(s.database)
         late = await fake.click(s.bob, second, second.custom_ids()[0])
