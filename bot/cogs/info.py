@@ -52,6 +52,7 @@ Challenging the bot itself does the same at medium. `/undo` takes back your last
 the computer's reply.
 - `/move B7`: place a dot (in the game's thread; `game:` picks one if you play several).
 - `/end`: make no more moves (asks first); `/resign`: give up (asks first).
+- `/draw`: offer your opponent a draw (accepted or declined; it lapses with the next move).
 - `/board`, `/games`: the current picture; your running games with links.
 - `/notify on`: a direct message when it is your turn in games with a clock of an hour or more.
 - `/leaderboard [period]`, `/stats`, `/history`: this server's ratings and records (all \

@@ -33,7 +33,7 @@ async def test_help_mentions_every_command_by_the_id_discord_gave_it(
         ids = synced_ids(fake)
         shown = (await (await fake.slash(s.bob, "help", channel=s.general)).reply()).content
     assert len(shown) <= 2000 and not shown.endswith("…")
-    for name in ("rules", "challenge", "play-computer", "move", "end", "resign", "notify"):
+    for name in ("rules", "challenge", "play-computer", "move", "end", "resign", "draw", "notify"):
         assert f"</{name}:{ids[name]}>" in shown, name
     assert f"</dots-admin cancel:{ids['dots-admin']}>" in shown
     assert "`/" not in shown  # no command left as plain text
