@@ -199,7 +199,9 @@ async def test_sigterm_stops_the_bot_process_cleanly(
     try:
         await fake.wait_until(lambda: fake.global_commands, timeout=30, poll=0.05)
         game = await start_game(s, s.alice, s.bob)
-        reply = await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
+        # The private answer follows the card's post (a busy machine delays both).
+        moved = await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        reply = await moved.reply(timeout=30)
         assert "Played E5" in reply.content  # its card is in the thread
         await shown_on_a_card(fake, game.thread, "plays E5")
         assert process.proc is not None
@@ -209,7 +211,9 @@ async def test_sigterm_stops_the_bot_process_cleanly(
         assert "SIGTERM: stopping" in log and "Traceback" not in log, log[-2000:]
         assert actions(db, game.game_id) == [("dot", 1, "E5")]
         await process.start()
-        more = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
+        more = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply(
+            timeout=30
+        )
         assert "Played F5" in more.content
         await shown_on_a_card(fake, game.thread, "plays F5")
     finally:
