@@ -13,6 +13,7 @@ from bot.clocks import Clocks
 from bot.cogs import COGS, DYNAMIC_ITEMS, EVENT_NAMES, post_card
 from bot.cogs.client import GameBot
 from bot.cogs.interactions import RESTARTING, answer_error, refuse
+from bot.cogs.mentions import mention_ids
 from bot.cogs.translator import CatalogueTranslator
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
@@ -172,7 +173,23 @@ class DotsBot(GameBot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d commands globally", len(synced))
+        self.command_ids = mention_ids(synced)
         return synced
+
+    async def command_mentions(self) -> dict[str, int]:
+        """The slash commands' ids by name: those this process synced, else fetched from
+        Discord once (another process synced them); empty when Discord cannot tell them."""
+        if not self.command_ids:
+            guild_id = self.settings.dev_guild
+            try:
+                fetched = await self.tree.fetch_commands(
+                    guild=discord.Object(id=guild_id) if guild_id else None
+                )
+            except discord.HTTPException as error:
+                log.warning("could not fetch the commands' ids (%s)", error.status)
+                return {}
+            self.command_ids = mention_ids(fetched)
+        return self.command_ids
 
     async def on_ready(self) -> None:
         """Log who we are and where."""

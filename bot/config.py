@@ -12,6 +12,8 @@
 - ``DOTS_SHARD_COUNT``: how many shards the whole bot has (unset: one process, Discord's
   recommended count); ``DOTS_SHARD_IDS``: the shards this process runs (``0-3``, ``0,2``;
   default: all of them). Processes with disjoint shard ids share one PostgreSQL database.
+- ``DOTS_CARDS``: ``on`` (default): each position is posted as a game card with buttons
+  (``bot.cogs.card``); ``off``: as text under a picture, played by typed commands only.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Settings:
     dev_guild: int | None = None
     log_level: str = "INFO"
     shards: Shards | None = None  # None: one process, as many shards as Discord recommends
+    cards: bool = True  # positions posted as game cards (DOTS_CARDS=off: text under a picture)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -91,12 +94,13 @@ class Settings:
             dev_guild=dev_guild,
             log_level=level,
             shards=_shards(environ, database),
+            cards=_switch(environ, "DOTS_CARDS", default=True),
         )
 
     def __repr__(self) -> str:
         return (
             f"Settings(database={shown_database(self.database)!r}, dev_guild={self.dev_guild!r}, "
-            f"log_level={self.log_level!r}, shards={self.shards!r})"
+            f"log_level={self.log_level!r}, shards={self.shards!r}, cards={self.cards!r})"
         )
 
     def owns(self, guild_id: int | None) -> bool:
@@ -112,6 +116,24 @@ class Settings:
         if not self.token:
             raise ConfigError("DISCORD_TOKEN is not set (put it in the environment or in .env)")
         return self.token
+
+
+_ON = {"1", "on", "yes", "true"}
+_OFF = {"0", "off", "no", "false"}
+
+
+def _switch(environ: Mapping[str, str], name: str, *, default: bool) -> bool:
+    """An on/off setting (``on``/``off``, ``yes``/``no``, ``1``/``0``, ``true``/``false``).
+
+    Raises:
+        ConfigError: the value is none of these.
+    """
+    value = environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in _ON | _OFF:
+        return value in _ON
+    raise ConfigError(f"{name} must be on or off, not {value!r}")
 
 
 def _database(value: str) -> Path | str:

@@ -173,7 +173,7 @@ def stop_on_sigterm(bot: commands.Bot) -> None:
 async def serve(settings: Settings, *, bot: commands.Bot | None = None) -> int:
     """Connect and run the bot until it is closed; the exit status, with one clear log line
     (never a traceback, never the token) for each way starting can fail."""
-    bot = bot if bot is not None else create_bot(settings)
+    bot = bot if bot is not None else create_bot(settings, cards=settings.cards)
     stop_on_sigterm(bot)
     try:
         async with bot:

@@ -83,6 +83,7 @@ REASONS: Mapping[EndReason, OptionWords] = {
     EndReason.TIME: OptionWords(N_("time ran out"), N_("time ran out")),
     EndReason.BOARD_FULL: OptionWords(N_("the board is full"), N_("the board is full")),
     EndReason.STOP: OptionWords(N_("a stop"), N_("a stop")),
+    EndReason.AGREEMENT: OptionWords(N_("by agreement"), N_("by agreement")),
 }
 
 TABLES: Mapping[type[enum.StrEnum], Mapping[Option, OptionWords]] = {

@@ -340,6 +340,8 @@ def action_line(game: Game, names: Names, *, locale: str = SOURCE) -> str:
         return plays + (f" {captured}" if captured else "")
     if action.kind == ActionKind.RESIGN:
         return translate(locale, _("{who} resigns.", who=who))
+    if action.kind == ActionKind.DRAW:
+        return translate(locale, _("{who} accepts the offer of a draw.", who=who))
     handed = len(game.handed_over)
     if game.rules is Rules.GROUNDING and not handed:
         if action.kind == ActionKind.TIME:

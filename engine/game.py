@@ -21,10 +21,11 @@ class ActionKind(enum.StrEnum):
     END = "end"  # an end, or a stop under grounding rules
     RESIGN = "resign"
     TIME = "time"  # the clock's verdict: the player to move ran out of time
+    DRAW = "draw"  # a draw by agreement: the player who accepted the other's offer
 
 
 # A kind may still be given by its value ("dot"): it compares equal to the member.
-ActionKindName = Literal["dot", "end", "resign", "time"]
+ActionKindName = Literal["dot", "end", "resign", "time", "draw"]
 
 STOP_MIN_DOTS = 5
 
@@ -343,6 +344,17 @@ class Game:
             raise GameOverError
         self.apply(Action(ActionKind.RESIGN, Player(player)))
 
+    def agree_draw(self, player: Player) -> None:
+        """``player`` accepts the opponent's offer of a draw: the game is over, drawn
+        whatever the score.
+
+        Raises:
+            GameOverError: the game is over.
+        """
+        if self.is_over:
+            raise GameOverError
+        self.apply(Action(ActionKind.DRAW, Player(player)))
+
     def time_out(self) -> None:
         """The player to move ran out of time (rule 7.2): they have ended (or stopped).
 
@@ -390,6 +402,8 @@ class Game:
         self._actions.append(action)
         if action.kind == ActionKind.RESIGN:
             self._finish(EndReason.RESIGNED, winner=player.opponent)
+        elif action.kind == ActionKind.DRAW:
+            self._finish(EndReason.AGREEMENT)
         elif self.rules is Rules.GROUNDING and action.kind in (ActionKind.END, ActionKind.TIME):
             handed = tuple(self.board.ungrounded(player))
             state.handed_over = handed
@@ -467,7 +481,9 @@ class Game:
 
     def _finish(self, reason: EndReason, winner: Player | None = None) -> None:
         pink, blue = self.score(Player.PINK), self.score(Player.BLUE)
-        if reason is not EndReason.RESIGNED:
+        if reason is EndReason.AGREEMENT:
+            winner = None
+        elif reason is not EndReason.RESIGNED:
             winner = Player.PINK if pink > blue else Player.BLUE if blue > pink else None
         self._state.result = Result(winner, pink, blue, reason)
         self._state.to_move = None

@@ -124,6 +124,7 @@ class EndReason(_Option):
     TIME = "time"
     BOARD_FULL = "board full"
     STOP = "stop"
+    AGREEMENT = "agreement"  # a draw both players agreed to
 
     @classmethod
     def noun(cls) -> str:
@@ -163,6 +164,7 @@ _REASONS = {
     EndReason.TIME: "time ran out",
     EndReason.BOARD_FULL: "the board is full",
     EndReason.STOP: "a stop",
+    EndReason.AGREEMENT: "by agreement",
 }
 
 

@@ -79,12 +79,21 @@ class Layout:
     def marker_radii(self) -> tuple[float, float]:
         """The inner and outer radius of the ring around the last dot placed."""
         inner = self.radius + max(1.5, self.cell * 0.06)
-        return inner, inner + max(2.0, self.cell * 0.08)
+        # At least 3 px: the small cells of a big board are shown small on a phone.
+        return inner, inner + max(3.0, self.cell * 0.08)
 
     @property
     def marker_reach(self) -> float:
         """How far from a dot's centre its decorations (last-move ring, cross) reach."""
         return self.marker_radii[1] + 2
+
+
+def label_share(longest: int, *, letters: int = 1) -> float:
+    """How much of a cell a board label's font takes on a board ``longest`` points across:
+    0.42 up to 10, growing to 0.75 at 20 and over; 0.55 at most when column labels have
+    two ``letters`` (over 26 columns: ``AA``), so that neighbours never touch."""
+    share = min(0.75, 0.42 + max(0, longest - 10) * 0.033)
+    return share if letters == 1 else min(share, 0.55)
 
 
 @cache
@@ -96,12 +105,16 @@ def layout(width: int, height: int, *, name_rows: int = 1, status_rows: int = 1)
     # 10x10 comes out 574 px wide, 39x32 980 px and 52x52 1290 px.
     cell = max(24, min(60, 468 // (longest - 1)))
     radius = cell * 0.27
-    label_size = max(11, min(18, round(cell * 0.42)))
+    # A bigger board is shown smaller on a phone (about 360 px wide): its labels take more of
+    # a cell, from 0.42 of it on 10x10 to 0.75 on 20x20 (a capital 8-9 px tall at 360 px, as
+    # on 10x10), at most 18 px. Boards over 20 wide get a zoomed view on their card instead.
+    label_size = max(11, min(18, round(cell * label_share(longest, letters=1 + (width > 26)))))
     label_gap = radius + 4 + label_size * 0.8  # from the outer line to a label's middle
     margin = round(label_gap + label_size * 0.8 + 6)
     board_width = (width - 1) * cell + 2 * margin
     image_width = max(MIN_IMAGE_WIDTH, board_width)
-    header_size = max(16, min(26, round(image_width / 32)))
+    # The header grows with the board as the labels do (10x10 and smaller as before).
+    header_size = max(16, min(26, round(image_width / 32 + max(0, longest - 10) * 0.4)))
     status_size = round(header_size * 0.85)
     more_lines = (name_rows - 1) * header_size + (status_rows - 1) * status_size
     header_height = round(

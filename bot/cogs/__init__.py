@@ -3,7 +3,8 @@
 One module per feature, each with its cog, its buttons and the words only it uses:
 ``play`` (/move, /end, /resign, /board, /games and their confirmations), ``challenges``
 (/challenge and its buttons), ``computer`` (/play-computer, /undo), ``rematch``,
-``takebacks``, ``stickers``, ``review`` (/review, /puzzle), ``info`` (reading commands),
+``takebacks``, ``draws`` (/draw and its Accept/Decline), ``stickers``, ``review`` (/review,
+/puzzle), ``info`` (reading commands),
 ``admin`` (/dots-admin), ``events`` (what the service publishes), ``start_repair`` (the starts a
 kill interrupted) and ``tournaments`` (/tournament, its buttons and posts).
 What they share are small modules named for their job: ``client`` (the bot as the cogs see
@@ -22,6 +23,7 @@ from bot.cogs.admin import Admin
 from bot.cogs.card import CardButton, post_card
 from bot.cogs.challenges import ChallengeButton, Challenges
 from bot.cogs.computer import Computer
+from bot.cogs.draws import DrawButton, Draws
 from bot.cogs.events import EVENT_NAMES as GAME_EVENTS
 from bot.cogs.events import Events
 from bot.cogs.in_game import GamePicker
@@ -38,11 +40,11 @@ from bot.cogs.tournaments import EntryButton, Tournaments
 
 COGS = (
     Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review,
-    Tournaments,
+    Tournaments, Draws,
 )  # fmt: skip
 DYNAMIC_ITEMS = (
     CardButton, ChallengeButton, ConfirmButton, GamePicker, PickPoint, PickerMove, RematchButton,
-    TakebackButton, ReviewButton, EntryButton,
+    TakebackButton, ReviewButton, EntryButton, DrawButton,
 )  # fmt: skip
 # The name each service event is dispatched under (a listener ``on_<name>`` receives it).
 EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS}
@@ -54,6 +56,7 @@ __all__ = [
     "Admin",
     "Challenges",
     "Computer",
+    "Draws",
     "Events",
     "Info",
     "Play",

@@ -1,7 +1,7 @@
 """The game card: one Components V2 message per position, in the game's thread, with the
 picture, the status (what happened, the score, who is to move and the time left) and the
-actions that apply now as buttons (Place a dot, End or Stop, Resign, Take back or Undo, Board:
-those of ``bot.cogs.in_game.ACTIONS`` that have a card label).
+actions that apply now as buttons (Place a dot, End or Stop, Resign, Take back or Undo, Board,
+Offer a draw: those of ``bot.cogs.in_game.ACTIONS`` that have a card label).
 
 The newest card's message id is the game's ``message_id``; when a new card is posted, the
 previous one loses its buttons (the thread keeps it as the game's history). A button of an
@@ -24,7 +24,7 @@ from typing import Any
 import discord
 
 from bot.cogs.client import GameBot, bot_of
-from bot.cogs.in_game import ACTIONS, Action, handler
+from bot.cogs.in_game import ACTIONS, Action, admit, handler
 from bot.cogs.interactions import refuse
 from bot.cogs.on_card import lives_on_card, note_interaction, post_on_card, retire_posted
 from bot.cogs.persistent import CustomId, PersistentItem
@@ -53,6 +53,7 @@ CARD_LABELS: dict[Action, str] = {
     Action.TAKEBACK: N_("Take back"),
     Action.UNDO: N_("Undo"),
     Action.BOARD: N_("Board"),
+    Action.DRAW: N_("Offer a draw"),
 }
 
 
@@ -68,6 +69,8 @@ def card_actions(view: GameView) -> list[Action]:
         if action not in CARD_LABELS:
             continue
         if action is Action.UNDO and not computer:
+            continue
+        if action is Action.DRAW and computer:  # the computer takes no draws
             continue
         if action is Action.TAKEBACK and (computer or not view.options.allows_takebacks):
             continue
@@ -141,6 +144,7 @@ class CardButton(
             await refuse(interaction, newest)
             return
         action = Action(self.action)
+        admit(interaction, action, view)  # who may take it, as for its slash command
         if action is Action.MOVE:
             await open_picker(interaction, view)
             return

@@ -38,6 +38,9 @@ class GameBot(commands.Bot):
         self.outbox: Outbox | None = None
         # Posts a position as a game card (``bot.cogs.card.post_card``); None: as text.
         self.post_card: Callable[..., Awaitable[discord.Message | None]] | None = None
+        # Each slash command's id by its name, for mentions (``bot.cogs.mentions``): set by
+        # the sync, else by ``command_mentions`` once.
+        self.command_ids: dict[str, int] = {}
         # The tasks handling interactions (see ``admit``); True once the bot is closing.
         self.closing = False
         self._handlers: set[asyncio.Task[Any]] = set()
@@ -46,6 +49,11 @@ class GameBot(commands.Bot):
     def service(self) -> GameService:
         """The game service."""
         raise NotImplementedError
+
+    async def command_mentions(self) -> dict[str, int]:
+        """The slash commands' ids by name (see ``command_ids``); empty when Discord cannot
+        tell them now (then commands are written, not mentioned)."""
+        return self.command_ids
 
     def _preferred_locale(self, guild_id: int) -> discord.Locale | None:
         guild = self.get_guild(guild_id)

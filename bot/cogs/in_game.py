@@ -56,6 +56,7 @@ class Action(StrEnum):
     BOARD = "board"
     UNDO = "undo"
     TAKEBACK = "takeback"
+    DRAW = "draw"
 
 
 def is_against_computer(view: GameView, user_id: int) -> bool:
@@ -100,6 +101,7 @@ ACTIONS: dict[Action, InGameAction] = {
     Action.BOARD: InGameAction(Who.ANYONE),
     Action.UNDO: InGameAction(Who.TO_MOVE, choose=is_against_computer),
     Action.TAKEBACK: InGameAction(Who.PLAYERS, choose=has_moved_last),
+    Action.DRAW: InGameAction(Who.PLAYERS),
 }
 
 

@@ -21,8 +21,9 @@ from bot import text
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, public_locale, reply
 from bot.cogs.locales import user_locale
+from bot.cogs.mentions import with_mentions
 from bot.cogs.names import mention, picture_names
-from bot.cogs.posts import answer, follow_up, plain_name
+from bot.cogs.posts import follow_up, plain_name
 from bot.games import NoSuchGame, PlayerStats, Refusal
 from bot.games.queries import MonthStanding, MonthTable, Period
 from bot.i18n import N_, SOURCE, _, ngettext, pgettext, translate, words
@@ -51,6 +52,7 @@ Challenging the bot itself does the same at medium. `/undo` takes back your last
 the computer's reply.
 - `/move B7`: place a dot (in the game's thread; `game:` picks one if you play several).
 - `/end`: make no more moves (asks first); `/resign`: give up (asks first).
+- `/draw`: offer your opponent a draw (accepted or declined; it lapses with the next move).
 - `/board`, `/games`: the current picture; your running games with links.
 - `/notify on`: a direct message when it is your turn in games with a clock of an hour or more.
 - `/leaderboard [period]`, `/stats`, `/history`: this server's ratings and records (all \
@@ -203,8 +205,10 @@ class Info(commands.Cog):
 
     @app_commands.command(name="help", description=N_("The bot's commands"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """List the commands."""
-        await answer(interaction, translate(user_locale(interaction), HELP), ephemeral=True)
+        """List the commands, each a mention a player can click."""
+        ids, deferred = await in_time(interaction, self.bot.command_mentions(), ephemeral=True)
+        shown = with_mentions(translate(user_locale(interaction), HELP), ids)
+        await reply(interaction, deferred, shown, ephemeral=True)
 
     @app_commands.command(name="notify", description=N_("Direct message me when it is my turn"))
     @app_commands.describe(

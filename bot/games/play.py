@@ -11,6 +11,7 @@ from bot.games.errors import (
     GameChanged,
     GameOver,
     NoSuchGame,
+    NotYourGame,
     NotYourTurn,
     TooLateToAbort,
     refusal_of,
@@ -78,6 +79,26 @@ class Play:
                 live.game.resign(colour)
             except DotsError as error:
                 raise refusal_of(error) from None
+            return await self.core.commit(live, live.game.actions[-1], None)
+
+    async def agree_draw(
+        self, *, game_id: int, user_id: int, offered_by: int, moves: int
+    ) -> MoveOutcome:
+        """``user_id`` accepts the draw ``offered_by`` their opponent offered when the game had
+        ``moves`` actions: the game ends drawn, rated as a draw. The offer lapses once the game
+        moved on.
+
+        Raises:
+            NoSuchGame, NotYourGame (also for the player who offered it), GameOver,
+            GameChanged (the game moved on since the offer).
+        """
+        async with self.core.lock(game_id):
+            live = await self.core.running(game_id)
+            colour = self.core.colour(live, user_id)
+            if self.core.colour(live, offered_by) is not colour.opponent:
+                raise NotYourGame(N_("only your opponent can accept your offer of a draw"))
+            _check_moves(live, moves)
+            live.game.agree_draw(colour)
             return await self.core.commit(live, live.game.actions[-1], None)
 
     async def time_out(self, *, game_id: int, deadline: datetime) -> MoveOutcome | None:

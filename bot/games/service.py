@@ -127,6 +127,7 @@ class GameService:
         self.place = self.play.place
         self.end = self.play.end
         self.resign = self.play.resign
+        self.agree_draw = self.play.agree_draw
         self.time_out = self.play.time_out
         self.remind = self.play.remind
         self.abort = self.play.abort

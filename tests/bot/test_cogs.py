@@ -632,6 +632,7 @@ async def test_commands_sync_to_the_dev_guild_with_described_options(
         expected |= {"notify", "leaderboard", "stats", "history", "export", "dots-admin"}
         expected |= {"tournament"}
         expected |= {"play-computer", "undo", "takeback", "stickers", "review", "puzzle"}
+        expected |= {"draw"}
         assert set(commands) == expected
 
         def options(cmd: dict[str, Any]) -> list[dict[str, Any]]:
@@ -873,7 +874,7 @@ def test_every_in_game_action_has_a_handler_and_the_menu_asks_for_those_without_
     for action in ACTIONS:
         assert callable(handler(action)), action
     asking = [str(action) for action, entry in ACTIONS.items() if entry.choose is None]
-    assert asking == ["move", "end", "resign", "board"]
+    assert asking == ["move", "end", "resign", "board", "draw"]
     assert list(GamePicker.ID.actions) == asking
 
 
@@ -898,7 +899,7 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
     }
     assert formats == {
         "CardButton": (
-            r"dots:card:(?P<action>move|end|resign|takeback|undo|board):(?P<key>[0-9]+)"
+            r"dots:card:(?P<action>move|end|resign|takeback|undo|board|draw):(?P<key>[0-9]+)"
             r":(?P<moves>[0-9]{1,6})"
         ),
         "PickPoint": (
@@ -914,7 +915,9 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
             r"dots:confirm:(?P<action>end|resign|keep):(?P<key>[0-9]+)"
             r"(?::(?P<moves>[0-9]+):(?P<shown>[0-9]+))?"
         ),
-        "GamePicker": r"dots:pick:(?P<action>move|end|resign|board):(?P<key>[A-Za-z0-9_-]{0,80})",
+        "GamePicker": (
+            r"dots:pick:(?P<action>move|end|resign|board|draw):(?P<key>[A-Za-z0-9_-]{0,80})"
+        ),
         "RematchButton": r"dots:rematch:(?P<action>offer):(?P<key>[0-9]+)",
         "ReviewButton": r"dots:review:(?P<action>game):(?P<key>[0-9]+)",
         "TakebackButton": (
@@ -922,6 +925,10 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
             r"(?::(?P<asked>[0-9]{1,12}))?"
         ),
         "EntryButton": r"dots:tournament:(?P<action>join|leave):(?P<key>[0-9]+)",
+        "DrawButton": (
+            r"dots:draw:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
+            r":(?P<by>[0-9]{1,20})"
+        ),
     }
 
 

@@ -1,7 +1,7 @@
 """A player's move whose post a kill interrupted: the real `dots-bot` process on PostgreSQL is
-SIGKILLed after the move is committed and before its post reaches Discord. Restarted, it posts
-the move exactly once: in the interaction's "thinking..." placeholder while Discord still
-accepts its token, else in the game's thread."""
+SIGKILLed after the move is committed and before its posts reach Discord. Restarted, it posts
+the move's game card exactly once in the game's thread, and fills the interaction's private
+"thinking..." placeholder with a link to it while Discord still accepts its token."""
 
 from __future__ import annotations
 
@@ -23,9 +23,18 @@ from tests.postgres import Cluster
 __all__ = ["fake_discord"]  # the fixture is used by name
 
 # The requests held back until the process is killed: the follow-up that fills the move's
-# placeholder, or the placeholder (the deferral) itself.
+# placeholder, the card posted in the game's thread, or the placeholder (the deferral) itself.
 FOLLOW_UP = r"^/webhooks/\d+/[^/]+$"
 CALLBACK = r"^/interactions/\d+/[^/]+/callback$"
+
+
+def held_path(held: str, thread: Channel) -> str:
+    """The path (a regex) of the requests ``held`` names."""
+    return {
+        "follow-up": FOLLOW_UP,
+        "card": rf"^/channels/{thread.id}/messages$",
+        "deferral": CALLBACK,
+    }[held]
 
 
 @pytest.fixture
@@ -65,7 +74,7 @@ async def open_game(server: Server, store: Store) -> tuple[int, Channel]:
     return int(rows[0][0]), thread
 
 
-@pytest.mark.parametrize("held", ["follow-up", "deferral"])
+@pytest.mark.parametrize("held", ["follow-up", "card", "deferral"])
 async def test_a_move_committed_before_a_kill_is_posted_once_after_the_restart(
     fake_discord: FakeDiscord, process: BotProcess, held: str
 ) -> None:
@@ -75,7 +84,7 @@ async def test_a_move_committed_before_a_kill_is_posted_once_after_the_restart(
     store = await Store.open(str(process.database))
     try:
         game_id, thread = await open_game(server, store)
-        fake.faults.slow("POST", FOLLOW_UP if held == "follow-up" else CALLBACK, 120)
+        fake.faults.slow("POST", held_path(held, thread), 120)
         move: InteractionHandle = await fake.slash(server.alice, "move", channel=thread, point="E5")
         # Committed (with the post it owes), not yet shown: the process dies now.
         for _ in range(300):
@@ -85,15 +94,23 @@ async def test_a_move_committed_before_a_kill_is_posted_once_after_the_restart(
             await asyncio.sleep(0.05)
         assert stored == 1
         assert await count(store, "SELECT COUNT(*) FROM outbox WHERE kind = 'action'") == 1
-        assert not any("plays E5" in m.content for m in fake.posted(thread))
+        if held == "follow-up":  # the card went out before the link that was held
+            await fake.wait_until(
+                lambda: any("plays E5" in m.text() for m in fake.posted(thread)),
+                timeout=30,
+                poll=None,
+            )
+        else:
+            assert not any("plays E5" in m.text() for m in fake.posted(thread))
         process.kill()
         fake.faults.clear()
         await asyncio.sleep(0.2)
-        assert not any("plays E5" in m.content for m in fake.posted(thread))
+        if held != "follow-up":
+            assert not any("plays E5" in m.text() for m in fake.posted(thread))
 
         await process.start()
         await fake.wait_until(
-            lambda: any("plays E5" in m.content for m in fake.posted(thread)),
+            lambda: any("plays E5" in m.text() for m in fake.posted(thread)),
             timeout=30,
             poll=None,
         )
@@ -102,13 +119,16 @@ async def test_a_move_committed_before_a_kill_is_posted_once_after_the_restart(
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.5)  # a second post would come now
-        shown = [m for m in fake.posted(thread) if "plays E5" in m.content]
-        assert len(shown) == 1, [m.content for m in fake.posted(thread)]
+        shown = [m for m in fake.posted(thread) if "plays E5" in m.text()]
+        assert len(shown) == 1, [m.text() for m in fake.posted(thread)]
+        assert shown[0].components and shown[0].content == ""  # a card
         assert shown[0].attachments and shown[0].attachments[0].is_png
-        if held == "follow-up":
-            # The placeholder is filled: the player's "thinking..." does not spin forever.
+        if held != "deferral":
+            # The placeholder is filled: the player's "thinking..." does not spin forever, and
+            # it points to the card.
             assert move.original is not None and not move.original.is_loading
-            assert shown[0] is move.original
+            await fake.wait_until(lambda: "Played E5" in move.original.content, poll=None)
+            assert move.original.is_ephemeral and str(thread.id) in move.original.content
         assert await count(store, "SELECT COUNT(*) FROM outbox") == 0
         assert await count(store, "SELECT COUNT(*) FROM actions WHERE game_id = ?", game_id) == 1
     finally:

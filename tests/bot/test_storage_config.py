@@ -97,3 +97,15 @@ def test_a_server_belongs_to_the_process_of_its_shard() -> None:
     assert settings.owns(on_shard_1) and not settings.owns(on_shard_1 + (1 << 22))
     assert not settings.owns(None)  # direct messages arrive on shard 0
     assert Settings().owns(on_shard_1) and Settings().owns(None)
+
+
+@pytest.mark.parametrize(
+    ("value", "cards"), [("", True), ("on", True), ("YES", True), ("off", False), ("0", False)]
+)
+def test_game_cards_are_on_unless_turned_off(value: str, cards: bool) -> None:
+    assert Settings.from_env({"DOTS_CARDS": value}).cards is cards
+
+
+def test_a_malformed_cards_setting_is_refused_by_name() -> None:
+    with pytest.raises(ConfigError, match="DOTS_CARDS"):
+        Settings.from_env({"DOTS_CARDS": "maybe"})

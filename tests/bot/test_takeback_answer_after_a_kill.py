@@ -25,7 +25,7 @@ __all__ = ["fake_discord", "process"]  # the fixtures are used by name
 async def posted_with(fake: FakeDiscord, channel: Channel, text: str, after: int = 0) -> Message:
     """The first message of ``channel`` (from its ``after``-th on) saying ``text``."""
     found: Message = await fake.wait_until(
-        lambda: next((m for m in fake.posted(channel)[after:] if text in m.content), None),
+        lambda: next((m for m in fake.posted(channel)[after:] if text in m.text()), None),
         timeout=30,
         poll=None,
     )
@@ -147,9 +147,9 @@ async def test_a_takeback_answered_before_a_kill_is_shown_once_after_the_restart
         await asyncio.sleep(0.5)  # a second post would come now
         assert all(b.get("disabled") for b in request.buttons())
         new = fake.posted(thread)[before:]
-        taken = [m for m in new if "took back E5" in m.content]
+        taken = [m for m in new if "took back E5" in m.text()]
         if action == "accept":
-            assert len(taken) == 1, [m.content for m in new]
+            assert len(taken) == 1, [m.text() for m in new]
             assert taken[0].attachments and taken[0].attachments[0].is_png
             assert len(new) == 1
         else:

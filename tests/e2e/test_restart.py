@@ -29,6 +29,7 @@ from tests.e2e.helpers import (
 from tests.e2e.shard_worker import BotProcess
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import Channel, Message
 
 __all__ = ["fake_discord"]  # the fixture is used by name
 
@@ -198,8 +199,11 @@ async def test_sigterm_stops_the_bot_process_cleanly(
     try:
         await fake.wait_until(lambda: fake.global_commands, timeout=30, poll=0.05)
         game = await start_game(s, s.alice, s.bob)
-        reply = await (await fake.slash(s.alice, "move", channel=game.thread, point="E5")).reply()
-        assert "plays E5" in reply.content
+        # The private answer follows the card's post (a busy machine delays both).
+        moved = await fake.slash(s.alice, "move", channel=game.thread, point="E5")
+        reply = await moved.reply(timeout=30)
+        assert "Played E5" in reply.content  # its card is in the thread
+        await shown_on_a_card(fake, game.thread, "plays E5")
         assert process.proc is not None
         process.proc.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(process.proc.wait, 30) == 0
@@ -207,7 +211,22 @@ async def test_sigterm_stops_the_bot_process_cleanly(
         assert "SIGTERM: stopping" in log and "Traceback" not in log, log[-2000:]
         assert actions(db, game.game_id) == [("dot", 1, "E5")]
         await process.start()
-        more = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply()
-        assert "plays F5" in more.content
+        more = await (await fake.slash(s.bob, "move", channel=game.thread, point="F5")).reply(
+            timeout=30
+        )
+        assert "Played F5" in more.content
+        await shown_on_a_card(fake, game.thread, "plays F5")
     finally:
         process.stop()
+
+
+async def shown_on_a_card(fake: FakeDiscord, thread: Channel, said: str) -> Message:
+    """The game card in ``thread`` saying ``said``, with the game's picture (the running bot
+    posts its positions as cards)."""
+    card: Message = await fake.wait_until(
+        lambda: next((m for m in fake.posted(thread) if said in m.text()), None),
+        timeout=30,
+        poll=None,
+    )
+    assert card.components and card.content == "" and card.attachments[0].is_png
+    return card

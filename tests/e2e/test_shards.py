@@ -115,7 +115,8 @@ async def move(fake: FakeDiscord, table: Table, store: Store, rng: random.Random
             reply = await handle.reply(timeout=8)
         except TimeoutError:
             return True  # its process was killed: not acknowledged
-        if not reply.is_ephemeral and f"plays {point}" in reply.content:
+        # The new card goes to the thread; the player is told privately it was played.
+        if reply.is_ephemeral and f"Played {point} in game" in reply.content:
             table.acknowledged.append(point)
             return True
         if "over" in reply.content:
@@ -228,7 +229,7 @@ async def test_two_shard_processes_killed_again_and_again_lose_nothing(
         assert len(set(table.acknowledged)) == len(table.acknowledged)
         stored = sum(1 for kind, _ in actions if kind == "time")
         assert table.thread is not None
-        announced = sum("ran out of time" in m.content for m in fake.posted(table.thread))
+        announced = sum("ran out of time" in m.text() for m in fake.posted(table.thread))
         # Never twice, never without a stored time-out.
         assert announced <= stored, (table.game_id, announced, stored)
         timeouts += stored

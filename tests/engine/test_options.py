@@ -24,7 +24,7 @@ STORED = {
     Start: ["empty", "cross", "double-cross", "triple-cross", "four-crosses"],
     Colour: ["pink", "blue", "random"],
     Level: ["easy", "medium", "hard"],
-    EndReason: ["ended", "resigned", "time", "board full", "stop"],
+    EndReason: ["ended", "resigned", "time", "board full", "stop", "agreement"],
 }
 
 

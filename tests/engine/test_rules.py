@@ -437,6 +437,21 @@ def test_rule_6_4_resign() -> None:
         game.resign(BLUE)
 
 
+def test_a_draw_by_agreement_ends_the_game_drawn_whatever_the_score() -> None:
+    game = _game_with("P:D5 B:D4 P:C4 B:A1 P:E4 B:A2 P:D3")
+    assert game.score(PINK) == 1
+    game.agree_draw(BLUE)  # Blue accepts Pink's offer, on its own turn or not
+    assert game.is_over and game.winner is None
+    assert game.result is not None and game.result.reason == "agreement"
+    assert game.result.describe() == "Draw 1–0 (by agreement)"
+    assert game.actions[-1].kind == "draw"
+    game.pop()  # undone by its journal like any action
+    assert not game.is_over and game.score(PINK) == 1
+    game.agree_draw(PINK)
+    with pytest.raises(GameOverError):
+        game.agree_draw(BLUE)
+
+
 # -- 7. Clock (the engine's part: whose clock runs, and what a time-out is) --------------
 
 

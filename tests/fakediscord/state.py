@@ -275,8 +275,9 @@ class Message:
         return ids
 
     def text(self) -> str:
-        """Content plus embed titles and descriptions, for loose assertions."""
-        parts = [self.content]
+        """Content, the text displays of a Components V2 message, and embed titles and
+        descriptions, for loose assertions."""
+        parts = [self.content, *self.text_displays()]
         for embed in self.embeds:
             parts.extend(str(embed.get(k, "")) for k in ("title", "description"))
             for f in embed.get("fields", []):
@@ -284,6 +285,19 @@ class Message:
             if isinstance(embed.get("footer"), dict):
                 parts.append(str(embed["footer"].get("text", "")))
         return "\n".join(p for p in parts if p)
+
+    def text_displays(self) -> list[str]:
+        """The text displays (component type 10) of a Components V2 message, in order."""
+        found: list[str] = []
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                if item.get("type") == 10:
+                    found.append(str(item.get("content", "")))
+                walk(item.get("components", []))
+
+        walk(self.components)
+        return found
 
     def payload(self) -> dict[str, Any]:
         """The message object."""

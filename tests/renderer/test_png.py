@@ -22,6 +22,7 @@ from renderer.palette import (
     PINK_FADED,
     mix,
 )
+from renderer.zoom import label_height_at
 from tests.renderer.pixels import decode, near, pixel
 
 P, B = Player.PINK, Player.BLUE
@@ -296,3 +297,28 @@ def test_a_board_renders_with_scores_only():
     assert near(pixel(image, lay.centre(Point.parse("C3"))), BLUE_FADED)
     for at in _marker_pixels(lay, "D2"):
         assert not near(pixel(image, at), INK, 40)
+
+
+def test_a_20x20_pictures_labels_read_on_a_phone_as_10x10s_do():
+    # Shown 360 px wide (a phone): a capital of the labels is 8 px tall or more up to 20x20,
+    # and a bigger board's labels take more of their cell (never less readable on the way).
+    heights = [label_height_at(n, n, 360) for n in range(10, 21)]
+    assert min(heights) >= 8.0, heights
+    assert layout(20, 20).label_size > layout(10, 10).label_size * layout(20, 20).cell / 52
+
+
+@pytest.mark.parametrize("size", [(20, 20), (26, 26), (27, 27), (39, 32), (52, 52)])
+def test_neighbouring_column_labels_never_touch(size):
+    width, height = size
+    lay = layout(width, height)
+    game = Game(width, height)
+    diff = ImageChops.difference(
+        decode(render_png(game)), decode(render_png(game, labels=False))
+    ).convert("L")
+    (_, cy), _ = lay.column_label_centres(0)
+    band = diff.crop((0, round(cy - lay.label_size), lay.image_width, round(cy + lay.label_size)))
+    inked = [band.crop((x, 0, x + 1, band.height)).getbbox() is not None for x in range(band.width)]
+    for x in range(width - 1):
+        left = round(lay.column_label_centres(x)[0][0])
+        right = round(lay.column_label_centres(x + 1)[0][0])
+        assert not all(inked[left:right]), (size, x)
