@@ -10,6 +10,10 @@ while a round opens its games' threads.
    50 ms; printed: the first answers' p50/p99 (from INTERACTION_CREATE sent to the bot's first
    response), how long the 32 threads took, and the 429s the fake answered.
 
+``--pictures DIR`` writes instead the README's standings pictures (English and Polish) of a
+7-player Swiss of 3 rounds played through the service: a bye each round, a draw on the first
+board, a withdrawal after round 1.
+
 Run: python bench/tournament.py [--players 256] [--rounds 3] [--open 64] [--no-open] (a round
 of 256 players takes seconds; with caissify-pairings, used before, round 2 took 75 s for 128
 players and over 18 minutes for 256: its matching was networkx's pure-Python one).
@@ -23,14 +27,21 @@ import logging
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import create_bot
+from bot.cogs.tournament_posts import tiebreak_headings
 from bot.config import Settings
+from bot.games import GameOptions, GameService
 from bot.games.pairing import Format, Seeded, pair_round
+from bot.games.standings import format_points
+from bot.games.tournaments import TournamentPlan
+from bot.i18n import N_, _, translate
 from bot.storage.rows import PairingRow
+from renderer.standings import standings_png
 from tests.fakediscord.fixtures import patch_discord, run_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.timings import percentile
@@ -117,6 +128,65 @@ async def responsiveness(players: int, database: Path) -> None:
         await fake.stop()
 
 
+NAMES = ["Anna", "Bartek", "Celina", "Dmytro", "Ewa", "Fiodor", "Grażyna"]
+
+
+async def standings_pictures(folder: Path, database: Path) -> None:
+    """The README's pictures: a 7-player Swiss's standings after its 3 rounds, in English and
+    Polish (``docs/tournament-standings-{en,pl}.png``)."""
+    service = await GameService.open(database)
+    plan = TournamentPlan(
+        format=Format.SWISS,
+        options=GameOptions(rated=False),
+        round_length=timedelta(days=2),
+        max_players=16,
+        rounds=3,
+    )
+    made = await service.create_tournament(
+        guild_id=1, channel_id=1, creator_id=1, is_admin=True, plan=plan
+    )
+    tid, ids = made.tournament_id, list(range(101, 108))
+    for user in ids:
+        await service.join_tournament(tournament_id=tid, guild_id=1, user_id=user)
+    await service.start_tournament(tournament_id=tid, guild_id=1, user_id=1, is_admin=True)
+    await service.advance_tournament(tournament_id=tid)
+    for round_ in (1, 2, 3):
+        if round_ == 2:  # Grażyna withdraws after round 1: her later games are forfeits
+            await service.withdraw_from_tournament(tournament_id=tid, guild_id=1, user_id=107)
+        for board in await service.tournament_pairings(tournament_id=tid, round_=round_):
+            view = None if board.game_id is None else await service.game(board.game_id)
+            if view is None or not view.is_running:
+                continue
+            await service.place(game_id=view.game_id, user_id=view.pink_id, point="B2")
+            await service.place(game_id=view.game_id, user_id=view.blue_id, point="H8")
+            if board.board == 1:  # a draw: both end
+                await service.end(game_id=view.game_id, user_id=view.pink_id)
+                await service.end(game_id=view.game_id, user_id=view.blue_id)
+            else:  # the lower number wins
+                loser = max(view.pink_id, view.blue_id)
+                await service.resign(game_id=view.game_id, user_id=loser)
+        await service.advance_tournament(tournament_id=tid)
+    tournament = await service.tournament(tournament_id=tid)
+    lines = await service.tournament_standings(tournament_id=tid)
+    await service.close()
+    name = dict(zip(ids, NAMES, strict=True))
+    for locale in ("en", "pl"):
+        first, second = tiebreak_headings(tournament.format, locale)
+        heads = ["#", translate(locale, N_("Player")), translate(locale, N_("Pts")), first]
+        heads += [second] if second else []
+        rows = []
+        for line in lines:
+            who = name[line.user_id]
+            if line.withdrawn:
+                who = translate(locale, _("{name} (withdrew)", name=who))
+            row = [str(line.rank), who, format_points(line.points), format_points(line.first)]
+            rows.append(row + ([format_points(line.second)] if second else []))
+        title = translate(locale, _("Tournament #{id}: after round {round}", id=tid, round=3))
+        out = folder / f"tournament-standings-{locale}.png"
+        out.write_bytes(standings_png(title, heads, rows))
+        print(f"wrote {out}")
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -124,7 +194,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the paired Swiss")
     parser.add_argument("--open", type=int, default=64, help="players of the round opened")
     parser.add_argument("--no-open", action="store_true", help="only the pairing times")
+    parser.add_argument("--pictures", type=Path, help="write the README's standings pictures")
     args = parser.parse_args()
+    if args.pictures is not None:
+        with tempfile.TemporaryDirectory() as folder:
+            asyncio.run(standings_pictures(args.pictures, Path(folder) / "pictures.sqlite3"))
+        return
     times = pairing_times(args.players, args.rounds)
     print(f"pairing a {args.players}-player Swiss round (FIDE Dutch, py4swiss):")
     for round_, seconds in enumerate(times, 1):
