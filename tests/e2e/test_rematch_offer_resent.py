@@ -1,0 +1,127 @@
+"""A rematch offer to a player goes through the outbox, through the real bot and the fake
+Discord: the offer is stored with the post it owes, posted with that post's nonce, and a bot
+stopped while the offer's post was on its way posts it once at its next start (filling the
+Rematch click's "thinking..." placeholder while Discord allows it); an offer that expired
+meanwhile is not posted."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.cogs.client import BUSY_HANDLERS
+from tests.e2e.helpers import Server, ShiftedClock, bot_on, make_server, query
+from tests.e2e.test_rematch import errors, finished_game, rematch_id
+from tests.fakediscord.fixtures import fake_discord
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import Message
+
+__all__ = ["fake_discord"]  # the fixture is used by name
+
+
+@pytest.fixture
+def server(fake_discord: FakeDiscord, tmp_path: Path) -> Server:
+    """Dots Club with alice, bob, carol and an admin; the bot not yet started."""
+    return make_server(fake_discord, tmp_path / "db.sqlite3")
+
+
+def offers(server: Server) -> list[Message]:
+    """The rematch offers posted in #general."""
+    return [m for m in server.fake.posted(server.general) if "for a rematch of game" in m.content]
+
+
+def general_posts(server: Server) -> str:
+    """The path of a post in #general (the rematch offer's)."""
+    return rf"^/channels/{server.general.id}/messages$"
+
+
+async def owed_offers(server: Server) -> list[tuple[int, int, str | None]]:
+    """(post id, game id, token) of the outbox's rematch offers, once there is one."""
+    await server.fake.wait_until(
+        lambda: (
+            query(server.database, "SELECT COUNT(*) FROM outbox WHERE kind = 'offered'") == [(1,)]
+        ),
+        timeout=10,
+    )
+    return query(server.database, "SELECT post_id, ref_id, token FROM outbox")
+
+
+async def test_a_rematch_offer_is_posted_with_the_nonce_of_its_outbox_row(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db):
+        game, result = await finished_game(server)
+        fake.faults.slow("POST", general_posts(server), 0.8)  # time to see the row
+        click = await fake.click(server.bob, result, rematch_id(result))
+        ((post_id, ref_id, token),) = await owed_offers(server)
+        assert ref_id == game.game_id and token == click.token
+        answer = await click.reply(timeout=10)
+        assert "for a rematch" in answer.content
+        (offer,) = offers(server)
+        (sent,) = fake.requests_to("POST", general_posts(server))
+        assert sent.json["nonce"] == f"d{post_id}.1" and sent.json["enforce_nonce"]
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+        assert query(db, "SELECT message_id FROM challenges WHERE rematch_of = ?",
+                     (game.game_id,)) == [(offer.id,)]  # fmt: skip
+    assert errors(caplog) == []
+
+
+async def test_a_rematch_offer_stopped_on_its_way_is_posted_once_at_the_next_start(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db) as bot:
+        game, result = await finished_game(server)
+        # A busy bot defers the click first: its "thinking..." placeholder waits for the offer.
+        others = {asyncio.get_running_loop().create_future() for _ in range(BUSY_HANDLERS + 1)}
+        bot._handlers |= others
+        fake.faults.slow("POST", general_posts(server), 30)
+        click = await fake.click(server.bob, result, rematch_id(result))
+        assert (await click.response()).name == "deferred message"
+        await owed_offers(server)
+        bot._handlers -= others
+    # Stopped with the offer's post still on its way: Discord never got it.
+    fake.faults.clear()
+    assert offers(server) == []
+    assert query(db, "SELECT COUNT(*) FROM outbox WHERE kind = 'offered'") == [(1,)]
+
+    async with bot_on(fake, db):
+        answer = await click.reply(timeout=15)
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+        await asyncio.sleep(0.3)  # a second post would come now
+        (offer,) = offers(server)
+        assert f"<@{server.alice.id}>" in offer.content
+        assert any(c.startswith("dots:challenge:accept:") for c in offer.custom_ids())
+        # The placeholder says where the offer is.
+        assert "for a rematch" in answer.content and str(offer.id) in answer.content
+        assert query(db, "SELECT message_id FROM challenges WHERE rematch_of = ?",
+                     (game.game_id,)) == [(offer.id,)]  # fmt: skip
+    assert errors(caplog) == []
+
+
+async def test_a_rematch_offer_that_expired_before_the_next_start_is_not_posted(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, db = server.fake, server.database
+    clock = ShiftedClock()
+    async with bot_on(fake, db, now=clock):
+        _game, result = await finished_game(server)
+        fake.faults.slow("POST", general_posts(server), 30)
+        await fake.click(server.bob, result, rematch_id(result))
+        await owed_offers(server)
+    fake.faults.clear()
+
+    clock.offset = timedelta(minutes=10, seconds=1)
+    with caplog.at_level(logging.INFO):
+        async with bot_on(fake, db, now=clock):
+            await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+            await asyncio.sleep(0.3)  # a post would come now
+            assert offers(server) == []
+            statuses = query(db, "SELECT status FROM challenges WHERE rematch_of IS NOT NULL")
+            assert statuses == [("expired",)]
+    assert errors(caplog) == []
