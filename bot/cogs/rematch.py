@@ -25,6 +25,7 @@ from bot.cogs.interactions import in_time, post_answer, reply
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_placeholder, send
 from bot.cogs.review import ReviewButton
+from bot.cogs.start_repair import challenge_message
 from bot.cogs.starts import post_game_start
 from bot.games import (
     Challenge,
@@ -190,31 +191,35 @@ async def post_offer(
 
 async def send_offer(bot: GameBot, offer: Challenge) -> str:
     """Post the offer in the game's channel, pinging the other player, and remember its
-    message (unless it has one already: posted before a crash); the link to it."""
-    message_id = offer.message_id
-    if message_id is None:
-        channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
-        assert offer.opponent_id is not None
-        locale = await bot.locales.of_guild(offer.guild_id)
-        message = await send(
-            channel,
-            offer_text(offer, locale),
-            view=challenge_view(offer.challenge_id, locale=locale),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(offer.opponent_id)]
-            ),
-        )
-        message_id = message.id
-        await bot.service.set_challenge_message(
-            challenge_id=offer.challenge_id, message_id=message_id
-        )
-    return message_link(offer.guild_id, offer.channel_id, message_id)
+    message; the link to it."""
+    channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
+    assert offer.opponent_id is not None
+    locale = await bot.locales.of_guild(offer.guild_id)
+    message = await send(
+        channel,
+        offer_text(offer, locale),
+        view=challenge_view(offer.challenge_id, locale=locale),
+        allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(offer.opponent_id)]
+        ),
+    )
+    await bot.service.set_challenge_message(challenge_id=offer.challenge_id, message_id=message.id)
+    return message_link(offer.guild_id, offer.channel_id, message.id)
 
 
 async def offer_again(bot: GameBot, offer: Challenge, token: str | None) -> None:
-    """Post a rematch offer after a restart (its nonce keeps it single), and say where in the
-    placeholder of the Rematch click while Discord still allows it."""
-    link = await send_offer(bot, offer)
+    """Post a rematch offer after a restart unless it was posted before the crash (its
+    message found by its id or by its Accept button; a resend's nonce keeps it single too),
+    and say where in the placeholder of the Rematch click while Discord still allows it."""
+    found = await challenge_message(bot, offer)
+    if found is None:
+        link = await send_offer(bot, offer)
+    else:
+        if offer.message_id is None:
+            await bot.service.set_challenge_message(
+                challenge_id=offer.challenge_id, message_id=found.id
+            )
+        link = message_link(offer.guild_id, offer.channel_id, found.id)
     if token is not None:
         locale = await bot.locales.of_guild(offer.guild_id)
         with contextlib.suppress(discord.HTTPException):

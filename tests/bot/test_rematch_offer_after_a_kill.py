@@ -1,15 +1,18 @@
 """A rematch offer to a player whose post a kill interrupted: the real `dots-bot` process on
-PostgreSQL is SIGKILLed after the offer is committed and before Discord shows it. Restarted,
-it posts the offer once, in the finished game's channel with the challenge's buttons, and
-remembers its message (so that accepting it opens the rematch like any challenge)."""
+PostgreSQL is SIGKILLed after the offer is committed and before Discord shows it (or after the
+offer is posted, before the click is answered). Restarted, it posts the offer once, in the
+finished game's channel with the challenge's buttons, and remembers its message (so that
+accepting it opens the rematch like any challenge)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Store
-from tests.bot.test_posts_after_a_kill import count, process
+from tests.bot.test_posts_after_a_kill import CALLBACK, count, process
 from tests.bot.test_takeback_answer_after_a_kill import posted_with, start
 from tests.e2e.helpers import make_server
 from tests.e2e.shard_worker import BotProcess
@@ -19,9 +22,12 @@ from tests.fakediscord.server import FakeDiscord
 
 __all__ = ["fake_discord", "process"]  # the fixtures are used by name
 
+OFFERED = "SELECT COUNT(*) FROM challenges WHERE rematch_of IS NOT NULL"
 
+
+@pytest.mark.parametrize("held", ["the offer", "the answer"])
 async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_restart(
-    fake_discord: FakeDiscord, process: BotProcess
+    fake_discord: FakeDiscord, process: BotProcess, held: str
 ) -> None:
     fake = fake_discord
     server = make_server(fake, Path("unused.sqlite3"))
@@ -31,14 +37,15 @@ async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_
         thread = await start(fake, server)
         result = await resign(server, server.bob, thread)
         before = len(fake.posted(server.general))
-        # The offer's post in the game's channel is held back: the process dies after the
-        # commit, before Discord shows it.
-        fake.faults.slow("POST", rf"^/channels/{server.general.id}/messages$", 120)
+        # The offer's post in the game's channel (or the click's answer after it) is held
+        # back: the process dies after the commit, before Discord shows it.
+        general = rf"^/channels/{server.general.id}/messages$"
+        fake.faults.slow("POST", general if held == "the offer" else CALLBACK, 120)
         await fake.click(server.bob, result, rematch_id(result))
+        # Held at the answer: the offer is posted and its message stored first.
+        done = OFFERED if held == "the offer" else f"{OFFERED} AND message_id IS NOT NULL"
         for _ in range(300):
-            offered = await count(
-                store, "SELECT COUNT(*) FROM challenges WHERE rematch_of IS NOT NULL"
-            )
+            offered = await count(store, done)
             if offered:
                 break
             await asyncio.sleep(0.05)
@@ -47,11 +54,12 @@ async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_
         process.kill()
         fake.faults.clear()
         await asyncio.sleep(0.2)
-        assert fake.posted(server.general)[before:] == []
+        shown = len(fake.posted(server.general)[before:])
+        assert shown == (0 if held == "the offer" else 1)
 
         await process.start()
         offer = await posted_with(fake, server.general, "for a rematch of game", after=before)
-        for _ in range(100):
+        for _ in range(300):
             if not await count(store, "SELECT COUNT(*) FROM outbox"):
                 break
             await asyncio.sleep(0.05)
@@ -59,14 +67,7 @@ async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_
         assert fake.posted(server.general)[before:] == [offer]
         assert f"<@{server.alice.id}>" in offer.content
         assert any(c.startswith("dots:challenge:accept:") for c in offer.custom_ids())
-        assert (
-            await count(
-                store,
-                "SELECT COUNT(*) FROM challenges WHERE rematch_of IS NOT NULL AND message_id = ?",
-                offer.id,
-            )
-            == 1
-        )
+        assert await count(store, f"{OFFERED} AND message_id = ?", offer.id) == 1
         assert await count(store, "SELECT COUNT(*) FROM outbox") == 0
     finally:
         await store.close()

@@ -2,12 +2,15 @@
 Discord: the offer is stored with the post it owes, posted with that post's nonce, and a bot
 stopped while the offer's post was on its way posts it once at its next start (filling the
 Rematch click's "thinking..." placeholder while Discord allows it); an offer that expired
-meanwhile is not posted."""
+meanwhile is not posted, nor one Discord took before its message was stored."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -124,4 +127,32 @@ async def test_a_rematch_offer_that_expired_before_the_next_start_is_not_posted(
             assert offers(server) == []
             statuses = query(db, "SELECT status FROM challenges WHERE rematch_of IS NOT NULL")
             assert statuses == [("expired",)]
+    assert errors(caplog) == []
+
+
+async def test_a_rematch_offer_posted_before_its_message_was_stored_is_not_posted_again(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stop after Discord took the offer and before its message id was stored (made here
+    by forgetting the id and the delivery): the next start finds the offer by its Accept
+    button, stores its message and posts nothing."""
+    fake, db = server.fake, server.database
+    async with bot_on(fake, db):
+        game, result = await finished_game(server)
+        await (await fake.click(server.bob, result, rematch_id(result))).reply()
+        (offer,) = offers(server)
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+    with contextlib.closing(sqlite3.connect(db)) as con, con:
+        con.execute("UPDATE challenges SET message_id = NULL WHERE rematch_of = ?", (game.game_id,))
+        con.execute(
+            "INSERT INTO outbox (kind, ref_id, guild_id, created) VALUES ('offered', ?, ?, ?)",
+            (game.game_id, server.guild.id, time.time()),
+        )
+
+    async with bot_on(fake, db):
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+        await asyncio.sleep(0.3)  # a second post would come now
+        assert offers(server) == [offer]
+        assert query(db, "SELECT message_id FROM challenges WHERE rematch_of = ?",
+                     (game.game_id,)) == [(offer.id,)]  # fmt: skip
     assert errors(caplog) == []
