@@ -7,6 +7,8 @@ accepting it opens the rematch like any challenge)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from bot.storage import Store
 from tests.bot.test_posts_after_a_kill import CALLBACK, count, process
 from tests.bot.test_takeback_answer_after_a_kill import posted_with, start
-from tests.e2e.helpers import make_server
+from tests.e2e.helpers import Server, make_server
 from tests.e2e.shard_worker import BotProcess
 from tests.e2e.test_rematch import rematch_id, resign
 from tests.fakediscord.fixtures import fake_discord
@@ -25,17 +27,36 @@ __all__ = ["fake_discord", "process"]  # the fixtures are used by name
 OFFERED = "SELECT COUNT(*) FROM challenges WHERE rematch_of IS NOT NULL"
 
 
+@asynccontextmanager
+async def started(fake: FakeDiscord, process: BotProcess) -> AsyncIterator[tuple[Server, Store]]:
+    """The server, the process started on it, and its database open beside it (closed
+    after)."""
+    server = make_server(fake, Path("unused.sqlite3"))
+    await process.start()
+    store = await Store.open(str(process.database))
+    try:
+        yield server, store
+    finally:
+        await store.close()
+
+
+async def settled(store: Store, sql: str, want: int, *args: object) -> int:
+    """What the count ``sql`` gives once it is ``want`` (or after 15 seconds)."""
+    for _ in range(300):
+        found = await count(store, sql, *args)
+        if found == want:
+            break
+        await asyncio.sleep(0.05)
+    return found
+
+
 @pytest.mark.parametrize("held", ["the offer", "the answer"])
 async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_restart(
     fake_discord: FakeDiscord, process: BotProcess, held: str
 ) -> None:
     fake = fake_discord
-    server = make_server(fake, Path("unused.sqlite3"))
-    await process.start()
-    store = await Store.open(str(process.database))
-    try:
-        thread = await start(fake, server)
-        result = await resign(server, server.bob, thread)
+    async with started(fake, process) as (server, store):
+        result = await resign(server, server.bob, await start(fake, server))
         before = len(fake.posted(server.general))
         # The offer's post in the game's channel (or the click's answer after it) is held
         # back: the process dies after the commit, before Discord shows it.
@@ -44,12 +65,7 @@ async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_
         await fake.click(server.bob, result, rematch_id(result))
         # Held at the answer: the offer is posted and its message stored first.
         done = OFFERED if held == "the offer" else f"{OFFERED} AND message_id IS NOT NULL"
-        for _ in range(300):
-            offered = await count(store, done)
-            if offered:
-                break
-            await asyncio.sleep(0.05)
-        assert offered == 1
+        assert await settled(store, done, 1) == 1
         assert await count(store, "SELECT COUNT(*) FROM outbox WHERE kind = 'offered'") == 1
         process.kill()
         fake.faults.clear()
@@ -59,15 +75,9 @@ async def test_a_rematch_offer_committed_before_a_kill_is_posted_once_after_the_
 
         await process.start()
         offer = await posted_with(fake, server.general, "for a rematch of game", after=before)
-        for _ in range(300):
-            if not await count(store, "SELECT COUNT(*) FROM outbox"):
-                break
-            await asyncio.sleep(0.05)
+        assert await settled(store, "SELECT COUNT(*) FROM outbox", 0) == 0
         await asyncio.sleep(0.5)  # a second post would come now
         assert fake.posted(server.general)[before:] == [offer]
         assert f"<@{server.alice.id}>" in offer.content
         assert any(c.startswith("dots:challenge:accept:") for c in offer.custom_ids())
         assert await count(store, f"{OFFERED} AND message_id = ?", offer.id) == 1
-        assert await count(store, "SELECT COUNT(*) FROM outbox") == 0
-    finally:
-        await store.close()

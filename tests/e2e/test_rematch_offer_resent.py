@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.cogs.client import BUSY_HANDLERS
-from tests.e2e.helpers import Server, ShiftedClock, bot_on, make_server, query
+from tests.e2e.helpers import Server, ShiftedClock, StartedGame, bot_on, make_server, query
 from tests.e2e.test_rematch import errors, finished_game, rematch_id
+from tests.fakediscord.drivers import InteractionHandle
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import Message
@@ -74,22 +75,33 @@ async def test_a_rematch_offer_is_posted_with_the_nonce_of_its_outbox_row(
     assert errors(caplog) == []
 
 
+async def offer_stopped_on_its_way(
+    server: Server, *, now: ShiftedClock | None = None, busy: bool = False
+) -> tuple[StartedGame, InteractionHandle]:
+    """A game finished, bob's click on Rematch, and the bot stopped with the offer's post on
+    its way (Discord never gets it): the game and the click. ``busy``: the bot defers the
+    click first, so its "thinking..." placeholder waits for the offer."""
+    fake = server.fake
+    async with bot_on(fake, server.database, now=now) as bot:
+        game, result = await finished_game(server)
+        loop = asyncio.get_running_loop()
+        others = {loop.create_future() for _ in range(BUSY_HANDLERS + 1)} if busy else set()
+        bot._handlers |= others
+        fake.faults.slow("POST", general_posts(server), 30)
+        click = await fake.click(server.bob, result, rematch_id(result))
+        if busy:
+            assert (await click.response()).name == "deferred message"
+        await owed_offers(server)
+        bot._handlers -= others
+    fake.faults.clear()
+    return game, click
+
+
 async def test_a_rematch_offer_stopped_on_its_way_is_posted_once_at_the_next_start(
     server: Server, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake, db = server.fake, server.database
-    async with bot_on(fake, db) as bot:
-        game, result = await finished_game(server)
-        # A busy bot defers the click first: its "thinking..." placeholder waits for the offer.
-        others = {asyncio.get_running_loop().create_future() for _ in range(BUSY_HANDLERS + 1)}
-        bot._handlers |= others
-        fake.faults.slow("POST", general_posts(server), 30)
-        click = await fake.click(server.bob, result, rematch_id(result))
-        assert (await click.response()).name == "deferred message"
-        await owed_offers(server)
-        bot._handlers -= others
-    # Stopped with the offer's post still on its way: Discord never got it.
-    fake.faults.clear()
+    game, click = await offer_stopped_on_its_way(server, busy=True)
     assert offers(server) == []
     assert query(db, "SELECT COUNT(*) FROM outbox WHERE kind = 'offered'") == [(1,)]
 
@@ -110,19 +122,13 @@ async def test_a_rematch_offer_stopped_on_its_way_is_posted_once_at_the_next_sta
 async def test_a_rematch_offer_that_expired_before_the_next_start_is_not_posted(
     server: Server, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake, db = server.fake, server.database
     clock = ShiftedClock()
-    async with bot_on(fake, db, now=clock):
-        _game, result = await finished_game(server)
-        fake.faults.slow("POST", general_posts(server), 30)
-        await fake.click(server.bob, result, rematch_id(result))
-        await owed_offers(server)
-    fake.faults.clear()
-
+    await offer_stopped_on_its_way(server, now=clock)
     clock.offset = timedelta(minutes=10, seconds=1)
+    db = server.database
     with caplog.at_level(logging.INFO):
-        async with bot_on(fake, db, now=clock):
-            await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+        async with bot_on(server.fake, db, now=clock):
+            await server.fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
             await asyncio.sleep(0.3)  # a post would come now
             assert offers(server) == []
             statuses = query(db, "SELECT status FROM challenges WHERE rematch_of IS NOT NULL")
