@@ -213,7 +213,11 @@ async def offer_again(bot: GameBot, offer: Challenge, token: str | None) -> None
     and say where in the placeholder of the Rematch click while Discord still allows it."""
     found = await challenge_message(bot, offer)
     if found is None:
-        link = await send_offer(bot, offer)
+        try:
+            link = await send_offer(bot, offer)
+        except (discord.Forbidden, discord.NotFound):  # the channel is gone, or closed to us
+            log.warning("could not post rematch offer %s again", offer.challenge_id)
+            return
     else:
         if offer.message_id is None:
             await bot.service.set_challenge_message(
