@@ -158,7 +158,7 @@ class DotsBot(GameBot):
             await self.sync_tree()
 
     def dispatch_event(self, event: Event) -> None:
-        """Hand a service event to the cogs' listeners (``on_dots_time_out`` and so on)."""
+        """Hand a service event to the cogs' listeners (``on_dots_timed_out`` and so on)."""
         self.dispatch(EVENT_NAMES[type(event)], event)
 
     async def sync_tree(self) -> list[app_commands.AppCommand]:

@@ -119,7 +119,7 @@ def command_name(argv: Sequence[str] | None = None, orig_argv: Sequence[str] | N
 def run_local(options: LocalOptions) -> int:
     """Play in the terminal; an unexpected failure is one line, not a traceback."""
     try:
-        return asyncio.run(play_local(options))
+        return asyncio.run(play_local(options, command=f"{command_name()} local"))
     except (UnusableDatabaseError, UnreachableDatabaseError) as error:
         words = database_problem(options.database, error, other="give another file with --db")
         print(f"dots-bot local: {words[0].lower()}{words[1:]}", file=sys.stderr)

@@ -30,7 +30,7 @@ from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
 from bot.cogs.picker import PickerMove, PickPoint
 from bot.cogs.play import ConfirmButton, Play
-from bot.cogs.rematch import RematchButton
+from bot.cogs.rematch import RematchButton, Rematches
 from bot.cogs.review import Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
@@ -40,7 +40,7 @@ from bot.cogs.tournaments import EntryButton, Tournaments
 
 COGS = (
     Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review,
-    Tournaments, Draws,
+    Tournaments, Draws, Rematches,
 )  # fmt: skip
 DYNAMIC_ITEMS = (
     CardButton, ChallengeButton, ConfirmButton, GamePicker, PickPoint, PickerMove, RematchButton,
@@ -60,6 +60,7 @@ __all__ = [
     "Events",
     "Info",
     "Play",
+    "Rematches",
     "Review",
     "StartRepair",
     "Stickers",

@@ -197,6 +197,16 @@ def accepted_text(challenge: Challenge, view: GameView, locale: str = SOURCE) ->
     return translate(locale, accepted)
 
 
+def offer_names(challenge: Challenge) -> dict[str, int | None]:
+    """The fields a rematch offer's sentences name: ``challenger``, ``opponent`` and the
+    finished game (``game_id``)."""
+    return {
+        "challenger": challenge.challenger_id,
+        "opponent": challenge.opponent_id,
+        "game_id": challenge.rematch_of,
+    }
+
+
 def expired_text(challenge: Challenge, locale: str = SOURCE) -> str:
     """What a challenge's message says once it expired unanswered."""
     if challenge.opponent_id is None:
@@ -208,9 +218,7 @@ def expired_text(challenge: Challenge, locale: str = SOURCE) -> str:
         message = _(
             "The rematch offer of <@{challenger}> to <@{opponent}> (game #{game_id}) expired "
             "unanswered.",
-            challenger=challenge.challenger_id,
-            opponent=challenge.opponent_id,
-            game_id=challenge.rematch_of,
+            **offer_names(challenge),
         )
     else:
         message = _(

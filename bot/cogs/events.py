@@ -2,13 +2,15 @@
 computer's moves.
 
 The service publishes these events; ``bot.app.DotsBot`` dispatches each through discord.py
-(``bot.dispatch("dots_time_out", event)``), and the listeners here post them.
+(``bot.dispatch("dots_timed_out", event)``), and the listeners here post them.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
+from typing import get_args
 
 import discord
 from discord.ext import commands
@@ -20,16 +22,12 @@ from bot.cogs.outcomes import announce
 from bot.cogs.posting import jump_url, notify_turn, send_to_game
 from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
-    ActionTaken,
-    ChallengeCalledOff,
     ChallengeExpired,
     ComputerMoved,
     Event,
     MoveOutcome,
     PostKind,
     Reminder,
-    TakebackAnswered,
-    TakebackAsked,
     TimedOut,
     computer_name,
     is_computer,
@@ -43,17 +41,19 @@ log = logging.getLogger(__name__)
 # alone, hundreds of dots, is summed up: the result and the picture must fit after it).
 ALONE_LIST_BUDGET = 1200
 
-# The name each event is dispatched under: a listener ``on_<name>`` receives it.
-EVENT_NAMES: dict[type[Event], str] = {
-    ChallengeExpired: "dots_challenge_expired",
-    TimedOut: "dots_time_out",
-    Reminder: "dots_reminder",
-    ComputerMoved: "dots_computer_moved",
-    ActionTaken: "dots_action_taken",  # resent after a crash: bot.cogs.play's listener
-    ChallengeCalledOff: "dots_challenge_called_off",  # resent after a crash: bot.cogs.challenges'
-    TakebackAnswered: "dots_takeback_answered",  # resent after a crash: bot.cogs.takebacks'
-    TakebackAsked: "dots_takeback_asked",  # resent after a crash: bot.cogs.takebacks'
-}
+
+def event_name(event: type) -> str:
+    """The name an event is dispatched under: ``dots_`` and its class's name in snake case
+    (``TimedOut``: ``dots_timed_out``, received by a listener ``on_dots_timed_out``)."""
+    return "dots" + re.sub(r"([A-Z])", r"_\1", event.__name__).lower()
+
+
+# The name of each event the service publishes (get_args: the members of the ``Event`` union):
+# the events resent after a crash are shown by their features' cogs (``ActionTaken`` by
+# bot.cogs.play, ``ChallengeCalledOff`` by bot.cogs.challenges, ``TakebackAnswered`` and
+# ``TakebackAsked`` by bot.cogs.takebacks, ``RematchOffered`` by bot.cogs.rematch), the others
+# here.
+EVENT_NAMES: dict[type, str] = {event: event_name(event) for event in get_args(Event)}
 
 
 class Events(commands.Cog):
@@ -98,7 +98,7 @@ class Events(commands.Cog):
                 log.info("could not edit expired challenge %s", challenge.challenge_id)
 
     @commands.Cog.listener()
-    async def on_dots_time_out(self, event: TimedOut) -> None:
+    async def on_dots_timed_out(self, event: TimedOut) -> None:
         """Post the time-out's outcome (with the nonces of its outbox row)."""
         async with delivering(self.bot.outbox, PostKind.TIME_OUT):
             await announce(self.bot, event.outcome)
@@ -114,18 +114,16 @@ class Events(commands.Cog):
 
             def reminder(locale: str, *, link: bool = True) -> str:
                 left = text.format_duration(event.left, locale=locale)
+                said: dict[str, object] = {"left": left, "game_id": view.game_id}
                 if link:
                     message = _(
                         "Reminder: {left} left for your move in Dots game #{game_id}: {url}",
-                        left=left,
-                        game_id=view.game_id,
                         url=jump_url(view),
+                        **said,
                     )
                 else:
                     message = _(
-                        "Reminder: {left} left for your move in Dots game #{game_id}.",
-                        left=left,
-                        game_id=view.game_id,
+                        "Reminder: {left} left for your move in Dots game #{game_id}.", **said
                     )
                 return translate(locale, message)
 

@@ -10,23 +10,37 @@ posted with ``result_buttons`` (``bot.cogs.outcomes``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from contextlib import ExitStack
 from typing import Any
 
 import discord
+from discord.ext import commands
 
 from bot import text
-from bot.cogs.challenges import challenge_view
+from bot.cogs.challenges import challenge_view, offer_names
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, reply
 from bot.cogs.persistent import CustomId, PersistentItem
-from bot.cogs.posts import send
+from bot.cogs.posts import edit_placeholder, send
 from bot.cogs.review import ReviewButton
+from bot.cogs.start_repair import challenge_message
 from bot.cogs.starts import post_game_start
-from bot.games import Challenge, GameStatus, GameView, Refusal, computer_name, is_computer
+from bot.games import (
+    Challenge,
+    GameStatus,
+    GameView,
+    PostKind,
+    Refusal,
+    RematchOffered,
+    computer_name,
+    is_computer,
+    owing_offer,
+)
 from bot.i18n import N_, SOURCE, _, translate
 from bot.option_words import words_of
+from bot.outbox import delivering
 from engine import Colour
 
 log = logging.getLogger(__name__)
@@ -57,9 +71,7 @@ def offer_text(challenge: Challenge, locale: str = SOURCE) -> str:
     offer = _(
         "<@{opponent}>, <@{challenger}> asks you for a rematch of game #{game_id} ({settings}; "
         "colours swapped: <@{challenger}> plays {colour}). The offer expires in 10 minutes.",
-        opponent=challenge.opponent_id,
-        challenger=challenge.challenger_id,
-        game_id=challenge.rematch_of,
+        **offer_names(challenge),
         settings=settings_text(challenge, locale),
         colour=translate(locale, words_of(Colour(colour)).description),
     )
@@ -139,12 +151,16 @@ class RematchButton(
                 pending.enter_context(bot.posts.pending(made.game_id))
             return made
 
-        made, deferred = await in_time(interaction, ask())
-        with pending:
-            if isinstance(made, GameView):
-                await start_computer_rematch(interaction, deferred, made)
-            else:
-                await post_offer(bot, interaction, deferred, made)
+        # An offer's post is stored with it (in its transaction) and delivered inside
+        # ``delivering``: a crash between the two leaves it for the next start.
+        with owing_offer(self.key, token=interaction.token):
+            made, deferred = await in_time(interaction, ask())
+            with pending:
+                if isinstance(made, GameView):
+                    await start_computer_rematch(interaction, deferred, made)
+                    return
+                async with delivering(bot.outbox, PostKind.OFFERED):
+                    await post_offer(bot, interaction, deferred, made)
 
 
 async def is_member(bot: GameBot, guild_id: int, user_id: int) -> bool:
@@ -163,6 +179,19 @@ async def post_offer(
     bot: GameBot, interaction: discord.Interaction[Any], deferred: bool | None, offer: Challenge
 ) -> None:
     """Post the offer in the game's channel (pinging the other player) and say where."""
+    link = await send_offer(bot, offer)
+    locale = await bot.locales.of_guild(offer.guild_id)
+    await reply(
+        interaction,
+        deferred,
+        asked_text(offer, link, locale),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+async def send_offer(bot: GameBot, offer: Challenge) -> str:
+    """Post the offer in the game's channel, pinging the other player, and remember its
+    message; the link to it."""
     channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
     assert offer.opponent_id is not None
     locale = await bot.locales.of_guild(offer.guild_id)
@@ -175,13 +204,49 @@ async def post_offer(
         ),
     )
     await bot.service.set_challenge_message(challenge_id=offer.challenge_id, message_id=message.id)
-    link = message_link(offer.guild_id, offer.channel_id, message.id)
-    await reply(
-        interaction,
-        deferred,
-        asked_text(offer, link, locale),
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
+    return message_link(offer.guild_id, offer.channel_id, message.id)
+
+
+async def offer_again(bot: GameBot, offer: Challenge, token: str | None) -> None:
+    """Post a rematch offer after a restart unless it was posted before the crash (its
+    message found by its id or by its Accept button; a resend's nonce keeps it single too),
+    and say where in the placeholder of the Rematch click while Discord still allows it."""
+    found = await challenge_message(bot, offer)
+    if found is None:
+        try:
+            link = await send_offer(bot, offer)
+        except (discord.Forbidden, discord.NotFound):  # the channel is gone, or closed to us
+            log.warning("could not post rematch offer %s again", offer.challenge_id)
+            return
+    else:
+        if offer.message_id is None:
+            await bot.service.set_challenge_message(
+                challenge_id=offer.challenge_id, message_id=found.id
+            )
+        link = message_link(offer.guild_id, offer.channel_id, found.id)
+    if token is not None:
+        locale = await bot.locales.of_guild(offer.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await edit_placeholder(
+                bot,
+                token,
+                asked_text(offer, link, locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+
+class Rematches(commands.Cog):
+    """Delivers the rematch offers a crash left unsent (the Rematch button is a dynamic item,
+    ``RematchButton``)."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_dots_rematch_offered(self, event: RematchOffered) -> None:
+        """A rematch offer whose post a crash left unsent (``bot.outbox``): posted now."""
+        async with delivering(self.bot.outbox, PostKind.OFFERED):
+            await offer_again(self.bot, event.challenge, event.token)
 
 
 async def start_computer_rematch(

@@ -18,7 +18,14 @@ from bot.games.computer import (
     computer_name,
     is_computer,
 )
-from bot.games.deadlines import PostKind, owing_ask, owing_close, owing_post, owing_takeback
+from bot.games.deadlines import (
+    PostKind,
+    owing_ask,
+    owing_close,
+    owing_offer,
+    owing_post,
+    owing_takeback,
+)
 from bot.games.errors import (
     CannotChallengeBot,
     CannotChallengeSelf,
@@ -60,6 +67,7 @@ from bot.games.models import (
     MoveOutcome,
     PlayerStats,
     RatingChange,
+    RematchOffered,
     Reminder,
     TakebackAnswered,
     TakebackAsked,
@@ -110,6 +118,7 @@ __all__ = [
     "PostKind",
     "RatingChange",
     "Refusal",
+    "RematchOffered",
     "Reminder",
     "TakebackAnswered",
     "TakebackAsked",
@@ -124,6 +133,7 @@ __all__ = [
     "is_computer",
     "owing_ask",
     "owing_close",
+    "owing_offer",
     "owing_post",
     "owing_takeback",
     "utc_now",

@@ -212,16 +212,9 @@ class Challenges:
             ch.colour == "random" and self.core.rng.random() < 0.5
         )
         pink, blue = (ch.challenger_id, user_id) if challenger_pink else (user_id, ch.challenger_id)
-        row = await self.new_game_row(
-            guild_id=ch.guild_id,
-            channel_id=ch.channel_id,
-            challenge_id=ch.challenge_id,
-            pink_id=pink,
-            blue_id=blue,
-            options=convert.challenge_value(ch).options,
-            clock=ch.clock or round(DEFAULT_CLOCK.total_seconds()),
-            created=ch.created,
-            now=to_ts(now),
+        options = convert.challenge_value(ch).options
+        row = await self.game_row_of(
+            ch, pink_id=pink, blue_id=blue, options=options, now=to_ts(now)
         )
         limits = await self.user_limits(guild_id=ch.guild_id)
         try:
@@ -283,6 +276,24 @@ class Challenges:
         else:
             stored = await self.core.store.games.create_game(row)
         return await self.core.started(stored)
+
+    async def game_row_of(
+        self, ch: ChallengeRow, *, pink_id: int, blue_id: int, options: GameOptions, now: float
+    ) -> GameRow:
+        """The row of the game challenge ``ch`` starts now (``new_game_row``): its server,
+        channel, clock and creation; its id, unless not stored yet (0: a rematch against the
+        computer, stored with its game)."""
+        return await self.new_game_row(
+            guild_id=ch.guild_id,
+            channel_id=ch.channel_id,
+            challenge_id=ch.challenge_id or None,
+            pink_id=pink_id,
+            blue_id=blue_id,
+            options=options,
+            clock=ch.clock or round(DEFAULT_CLOCK.total_seconds()),
+            created=ch.created,
+            now=now,
+        )
 
     async def new_game_row(
         self,

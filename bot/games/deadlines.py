@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.games.convert import to_ts
+from bot.games.convert import challenge_value, to_ts
 from bot.games.core import SAME_INSTANT
 from bot.games.errors import NoSuchChallenge, NoSuchGame
 from bot.games.models import (
@@ -26,6 +26,7 @@ from bot.games.models import (
     ComputerMoved,
     Event,
     MoveOutcome,
+    RematchOffered,
     Reminder,
     TakebackAnswered,
     TakebackAsked,
@@ -206,6 +207,26 @@ def owing_takeback(game_id: int, *, token: str | None) -> Iterator[None]:
         yield
 
 
+async def _offered(service: GameService, row: PostRow) -> Event | None:
+    stored = await service.core.store.challenges.rematch_of(row.ref_id)
+    if stored is None or stored.status != ChallengeStatus.OPEN:
+        return None  # answered, withdrawn or expired
+    if stored.expires <= to_ts(service.now()):
+        return None  # it can no longer be answered
+    return RematchOffered(challenge_value(stored), row.token)
+
+
+@contextmanager
+def owing_offer(game_id: int, *, token: str | None) -> Iterator[None]:
+    """A rematch offer of the finished game ``game_id`` to a player, in the block, also stores
+    its post in the outbox, in the same transaction, with ``token`` (the Rematch click it
+    answers); the adapter delivers it inside ``bot.outbox.delivering(..., PostKind.OFFERED)``,
+    and a crash before that leaves it for the next start (``RematchOffered``). A rematch
+    against the computer owes no such post (its start is repaired by ``bot.cogs.start_repair``)."""
+    with owing(TimerKind.GAME, game_id, post=PostKind.OFFERED, token=token):
+        yield
+
+
 @dataclass(frozen=True, slots=True)
 class PostEntry:
     """A kind of post: the event it delivers, and that event rebuilt from the database (None
@@ -238,6 +259,7 @@ POSTS: dict[str, PostEntry] = {
     PostKind.CLOSED: PostEntry(ChallengeCalledOff, _closed),
     PostKind.TAKEBACK: PostEntry(TakebackAnswered, _takeback),
     PostKind.ASKED: PostEntry(TakebackAsked, _asked),
+    PostKind.OFFERED: PostEntry(RematchOffered, _offered),
 }
 """What each kind of post publishes."""
 

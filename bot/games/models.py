@@ -374,6 +374,16 @@ class TakebackAsked:
     token: str | None = field(default=None, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """A rematch offer to a player whose post (the offer with its buttons, in the game's
+    channel) a crash left unsent: published again at start (``bot.outbox``) while it is open,
+    to post it and to fill the asker's placeholder (``token``) while Discord allows it."""
+
+    challenge: Challenge
+    token: str | None = field(default=None, repr=False)
+
+
 Event = (
     TimedOut
     | Reminder
@@ -383,4 +393,5 @@ Event = (
     | ChallengeCalledOff
     | TakebackAnswered
     | TakebackAsked
+    | RematchOffered
 )

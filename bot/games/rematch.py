@@ -161,21 +161,12 @@ class Rematches:
         Raises:
             OverLimitError, RematchExistsError.
         """
-        clock = row.clock
-        assert clock is not None  # a rematch copies the game's clock
+        assert row.clock is not None  # a rematch copies the game's clock
         pink, blue = (
             (user_id, row.opponent_id) if options.colour == "pink" else (row.opponent_id, user_id)
         )
-        game = await self.challenges.new_game_row(
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            challenge_id=None,
-            pink_id=pink,
-            blue_id=blue,
-            options=options,
-            clock=clock,
-            created=now,
-            now=now,
+        game = await self.challenges.game_row_of(
+            row, pink_id=pink, blue_id=blue, options=options, now=now
         )
         limits = await self.challenges.user_limits(guild_id=row.guild_id)
         stored = await self.core.store.challenges.start_rematch_within(

@@ -73,9 +73,12 @@ class LocalGame:
         read: Read,
         write: Write,
         interrupted: Callable[[], bool] = lambda: False,
+        command: str = "dots-bot local",
     ) -> None:
         self.service = service
         self.options = options
+        # How to start the terminal again, as it was started (``bot.main.command_name``).
+        self.command = command
         self.read: Read = lambda prompt: clean_line(read(prompt))
         # Whether Ctrl-C was pressed while the service worked (``Interrupts.interrupted``).
         self.interrupted = interrupted
@@ -95,7 +98,7 @@ class LocalGame:
             if self.view is None:
                 return 0
             self._name_players(self.view)
-            self.write(help_text(self.locale, computer=self.computer is not None))
+            self.write(self._help())
             self._show(self.view, "")
             while self.view.is_running:
                 if is_computer(self.view.to_move_id):
@@ -225,7 +228,8 @@ class LocalGame:
             if conflicts:
                 not_offered = _(
                     "Saved local game #{game_id} ({game}) is not offered: you asked for "
-                    "{options}. `dots-bot local` with no options offers to continue it.",
+                    "{options}. `{command}` with no options offers to continue it.",
+                    command=self.command,
                     game_id=view.game_id,
                     game=self.describe(view),
                     options=" ".join(conflicts),
@@ -338,7 +342,7 @@ class LocalGame:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?", "h"):
-                self.write(help_text(self.locale, computer=self.computer is not None))
+                self.write(self._help())
             elif word == "board":
                 self._show(view, "")
             elif word == "undo" and self.computer is None:
@@ -490,6 +494,9 @@ class LocalGame:
                 locale=self.locale, out=out, write=self.write,
             )  # fmt: skip
 
+    def _help(self) -> str:
+        return help_text(self.locale, computer=self.computer is not None, command=self.command)
+
     def _yes(self, question: str, *, default: bool = False) -> bool:
         answer = self.read(question).lower()
         if not answer:
@@ -509,7 +516,8 @@ class LocalGame:
             self.write(self.t(dropped))
         elif self.view is not None and self.view.is_running:
             saved = _(
-                "Game #{game_id} ({game}) is saved; `dots-bot local` offers to continue it.",
+                "Game #{game_id} ({game}) is saved; `{command}` offers to continue it.",
+                command=self.command,
                 game_id=self.view.game_id,
                 game=self.describe(self.view),
             )
@@ -522,8 +530,10 @@ async def play_local(
     service: GameService | None = None,
     read: Read = input,
     write: Write = print,
+    command: str = "dots-bot local",
 ) -> int:
-    """Run a terminal game; opens (and closes) the database unless a service is given.
+    """Run a terminal game; opens (and closes) the database unless a service is given;
+    ``command`` is how the terminal was started (its messages say how to come back).
 
     Ctrl-C leaves like `quit` (see ``Interrupts``).
     """
@@ -538,6 +548,7 @@ async def play_local(
                 read=interrupts.read,
                 write=write,
                 interrupted=interrupts.interrupted,
+                command=command,
             )
             return await game.run()
         finally:

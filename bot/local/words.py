@@ -10,7 +10,7 @@ import re
 from bot import text
 from bot.error_words import board_message
 from bot.games import MoveOutcome, computer_name
-from bot.i18n import N_, SOURCE, Text, _, translate
+from bot.i18n import N_, SOURCE, Message, Text, _, translate
 from engine import Game, InvalidPointError, OffBoardError, Player, PointMistake
 
 HEADING_AT_ONE_KEYBOARD = N_("Commands (the player to move types them):")
@@ -23,7 +23,7 @@ COMMANDS = N_("""\
 UNDO = N_("  undo            take back your last move and the computer's reply")
 LAST_COMMANDS = N_("""\
   help            this list
-  quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `dots-bot local`
+  quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `{command}`
                   offers to continue it""")
 
 # What a terminal without line editing puts into a line: escape sequences (the arrow keys'
@@ -33,10 +33,12 @@ _ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[@-_]?)|[\x00-\x08\x0b-\x1
 _ROW_ZERO = re.compile(r"[A-Za-z]{1,2}\s*0+")
 
 
-def help_text(locale: str = SOURCE, *, computer: bool) -> str:
-    """The commands: against the computer ``undo`` too, and who types them."""
+def help_text(locale: str = SOURCE, *, computer: bool, command: str = "dots-bot local") -> str:
+    """The commands: against the computer ``undo`` too, and who types them; ``command``: how
+    to start the terminal again, as it was started."""
     heading = HEADING_AGAINST_COMPUTER if computer else HEADING_AT_ONE_KEYBOARD
-    parts = [heading, COMMANDS, *([UNDO] if computer else []), LAST_COMMANDS]
+    last = Message(LAST_COMMANDS, {"command": command})
+    parts = [heading, COMMANDS, *([UNDO] if computer else []), last]
     return "\n".join(translate(locale, part) for part in parts)
 
 

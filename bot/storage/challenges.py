@@ -178,7 +178,9 @@ class ChallengeRepository:
         self, row: ChallengeRow, *, now: float, max_challenges: int, max_games: int
     ) -> ChallengeRow | None:
         """``create_challenge_within`` for a rematch offer (``row.rematch_of`` set): the
-        challenge as stored, None if the pair has an open challenge already.
+        challenge as stored, None if the pair has an open challenge already. The post the
+        offer owes (``bot.storage.timers.owing`` of the finished game) goes into the outbox
+        in the same transaction.
 
         Raises:
             RematchExistsError: the game has a rematch offer already (nothing is written).
@@ -192,7 +194,12 @@ class ChallengeRepository:
                 await _check_challenger_limits(
                     conn, row, now=now, max_challenges=max_challenges, max_games=max_games
                 )
-                return await self._insert(conn, row, now=now)
+                stored = await self._insert(conn, row, now=now)
+                if stored is not None:  # the offer's post, if owed (``timers.owing``)
+                    await self.timers.owed(
+                        conn, TimerKind.GAME, row.rematch_of, guild_id=row.guild_id
+                    )
+                return stored
         except IntegrityError as error:  # two offers at once: the unique index refused one
             await self._rematch_clash(row.rematch_of, error)
 

@@ -10,6 +10,7 @@ import os
 import pty
 import re
 import select
+import shlex
 import signal
 import sys
 import time
@@ -24,6 +25,9 @@ from bot.local import LOCAL_GUILD_ID, PINK_USER_ID
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 TIMEOUT = 60.0  # seconds; the machine may be busy, and the process imports discord.py
+# How the terminal was started (``Terminal``): its messages name it so, to come back.
+STARTED = shlex.join([sys.executable, "-m", "bot.main"]) + " local"
+SAVED = f"is saved; `{STARTED}` offers to continue it."
 
 
 class Terminal:
@@ -145,7 +149,7 @@ async def test_one_ctrl_c_saves_the_game_and_exits(
     session.press(b"\x03")
     assert session.wait() == 0
     assert "Game #1 (5×5, standard rules" in session.output
-    assert "is saved; `dots-bot local` offers to continue it." in session.output
+    assert SAVED in session.output
     assert_clean(session.output)
     assert await saved_games(tmp_path) == [(1, 1, 2, ["Pink C3"])]
 
@@ -159,7 +163,7 @@ async def test_ctrl_d_and_a_ctrl_c_at_a_confirmation_leave_the_same_way(
     session.expect(r"Blue> ")
     session.press(b"\x04")  # Ctrl-D on an empty line: end of input
     assert session.wait() == 0
-    assert "is saved; `dots-bot local` offers to continue it." in session.output
+    assert SAVED in session.output
     assert_clean(session.output)
     session = terminal(["local"])
     session.expect(r"Continue local game #1 .*\? \[Y/n\] ")
@@ -216,8 +220,7 @@ async def test_plain_local_offers_the_computer_game_and_describes_it(
     session.expect(r"Blue> ")
     session.type("quit")
     assert session.wait() == 0
-    promise = "`dots-bot local` offers to continue it."
-    assert promise in session.output
+    assert SAVED in session.output
     # What the message promised: a plain `dots-bot local` offers it, fully described.
     session = terminal(["local"])
     session.expect(
@@ -252,6 +255,7 @@ async def test_options_that_contradict_the_saved_game_are_not_offered_it(
         "Saved local game #1 (5×5, standard rules, start: empty, two players at one keyboard, "
         "1 move so far) is not offered: you asked for --size 20x20 --rules grounding." in shown
     )
+    assert f"`{STARTED}` with no options offers to continue it." in shown
     assert "New local game #2: 20×20, grounding rules" in shown
     session.type("J10")
     session.expect(r"Blue> ")

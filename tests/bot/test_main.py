@@ -65,8 +65,9 @@ def test_without_a_token_on_a_terminal_it_offers_a_local_game(
 ) -> None:
     started: list[Any] = []
 
-    async def fake_local(options: Any) -> int:
+    async def fake_local(options: Any, *, command: str) -> int:
         started.append(options)
+        assert command == f"{entry.command_name()} local"  # how the terminal came back
         return 0
 
     monkeypatch.setattr(entry, "play_local", fake_local)
