@@ -20,7 +20,7 @@ import io
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import discord
 
@@ -218,21 +218,21 @@ async def open_picker(interaction: discord.Interaction[Any], view: GameView) -> 
     await follow_up(interaction, view=layout, files=files, ephemeral=True)
 
 
+class Shown(TypedDict, total=False):
+    """What a picker shows besides its tile: the jump grid of the tiles ``grid`` instead of
+    the tile, and a ``note`` above it."""
+
+    grid: tuple[int, int, int, int] | None
+    note: str | None
+
+
 async def show_picker(
-    interaction: discord.Interaction[Any],
-    view: GameView,
-    i: int,
-    j: int,
-    *,
-    grid: tuple[int, int, int, int] | None = None,
-    note: str | None = None,
+    interaction: discord.Interaction[Any], view: GameView, i: int, j: int, **extra: Unpack[Shown]
 ) -> None:
     """Turn the clicked picker into tile (i, j), or the jump grid ``grid`` (a silent deferral
     first: the picture takes a moment)."""
     await interaction.response.defer()
-    layout, files = await picker_layout(
-        bot_of(interaction), interaction, view, i, j, grid=grid, note=note
-    )
+    layout, files = await picker_layout(bot_of(interaction), interaction, view, i, j, **extra)
     await edit_original(interaction, view=layout, attachments=files)
 
 
@@ -242,12 +242,11 @@ async def picker_layout(
     view: GameView,
     i: int,
     j: int,
-    *,
-    grid: tuple[int, int, int, int] | None = None,
-    note: str | None = None,
+    **extra: Unpack[Shown],
 ) -> tuple[discord.ui.LayoutView, list[discord.File]]:
     """The picker of tile (i, j), or of the jump grid of the tiles ``grid``: its text, its
     zoomed picture and its buttons, with the picture's file."""
+    grid, note = extra.get("grid"), extra.get("note")
     locale = user_locale(interaction)
     board = view.game.board
     tiles = Tiles(board.width, board.height)
