@@ -23,10 +23,14 @@ capture of n dots at once, a ladder that captures n, or n dots saved from a capt
 opponent threatened) and what the move played left (a capture of n dots at a point the
 opponent could then play).
 
-The estimate is a search's root value at a small budget: the mover's view is optimistic (its
-best move's mean), so the graph zig-zags by about 0.1 to 0.2 between the players' turns on
-10x10 and every move seems to lose a little. The summary counts a move's loss above the
-player's median loss (a mistake over ``MISTAKE``, a blunder over ``BLUNDER``).
+A search's root value at a small budget is the MOVER's view, and it is optimistic (its best
+move's mean, its priors' rewards): read as it is, Pink's chance would zig-zag by about 0.1 to
+0.2 between the players' turns on 10x10 and every move would seem to lose that much.
+``assemble`` measures that optimism on the game itself (half the median change of a mover's
+chance across its own move: the swing every move shows) and takes it off every searched
+position's value, the mover's way, so the estimates are Pink's chance the same way on both
+players' turns. A move loses more than ``MISTAKE`` (a mistake) or ``BLUNDER`` (a blunder) of
+its player's chance by those estimates.
 
 The work is split so that the bot can show progress: ``estimate`` searches a range of
 positions (a worker process runs one range at a time) and ``assemble`` builds the review from
@@ -39,7 +43,7 @@ import dataclasses
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ai.field import Field
 from ai.ladders import ladder_starts
@@ -179,8 +183,8 @@ class TurningPoint:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """One player's moves: how many, how many lost more than ``MISTAKE`` and ``BLUNDER`` beyond
-    the player's median loss, and the mean loss beyond it (0: no move stood out)."""
+    """One player's dots: how many, how many lost more than ``MISTAKE`` and ``BLUNDER`` of their
+    chance, and the mean loss."""
 
     player: Player
     moves: int
@@ -189,8 +193,7 @@ class Summary:
     mean_loss: float
 
 
-@dataclass(frozen=True, slots=True)
-class Captures:
+class Captures(NamedTuple):
     """A move that captured: its number, its player, the dots it took."""
 
     move: int
@@ -290,22 +293,25 @@ def assemble(
             f"{len(estimates)} estimates for {len(record.actions) + 1} positions of the game"
         )
     game = Game.at_start(record)
-    candidates: list[tuple[float, int, Player, Point]] = []
-    losses: dict[Player, list[float]] = {Player.PINK: [], Player.BLUE: []}
+    movers: list[Player | None] = []
     captures = []
     for n, action in enumerate(record.actions):
-        if action.kind == ActionKind.DOT and action.point is not None:
-            mine = _chance(estimates[n].pink, action.player)
-            after = _chance(estimates[n + 1].pink, action.player)
-            loss = max(0.0, mine - after)
-            losses[action.player].append(loss)
-            if estimates[n].preferred != action.point:
-                candidates.append((loss, n, action.player, action.point))
+        movers.append(game.to_move)
         placement = game.apply(action)
         if placement is not None:
             for player in (Player.PINK, Player.BLUE):
                 if placement.gain(player) > 0:
                     captures.append(Captures(n + 1, player, placement.gain(player)))
+    movers.append(game.to_move)
+    pinks = steady(record, estimates, movers)
+    candidates: list[tuple[float, int, Player, Point]] = []
+    losses: dict[Player, list[float]] = {Player.PINK: [], Player.BLUE: []}
+    for n, action in enumerate(record.actions):
+        if action.kind == ActionKind.DOT and action.point is not None:
+            loss = max(0.0, _chance(pinks[n], action.player) - _chance(pinks[n + 1], action.player))
+            losses[action.player].append(loss)
+            if estimates[n].preferred != action.point:
+                candidates.append((loss, n, action.player, action.point))
     turning = []
     for player in (Player.PINK, Player.BLUE):
         mine_only = [c for c in candidates if c[2] is player and c[0] > 0]
@@ -319,15 +325,15 @@ def assemble(
                     player=player,
                     played=played,
                     preferred=preferred,
-                    before=_chance(estimates[n].pink, player),
-                    after=_chance(estimates[n + 1].pink, player),
+                    before=_chance(pinks[n], player),
+                    after=_chance(pinks[n + 1], player),
                     wins=what_it_wins(before, preferred) if preferred else Gain("none"),
                     left=what_it_leaves(before, played),
                 )
             )
     summaries = tuple(_summary(player, losses[player]) for player in (Player.PINK, Player.BLUE))
     return Review(
-        estimates=tuple(e.pink for e in estimates),
+        estimates=tuple(pinks),
         scores=tuple(e.score for e in estimates),
         captures=tuple(captures),
         turning=tuple(turning),
@@ -336,6 +342,30 @@ def assemble(
         iterations=iterations,
         capped=sum(1 for e in estimates if 0 < e.iterations < iterations),
     )
+
+
+def steady(
+    record: Record, estimates: Sequence[Estimate], movers: Sequence[Player | None]
+) -> list[float]:
+    """Pink's chance at each position (``movers``: who is to move there), the searched ones'
+    mover's optimism taken off (see the module): the optimism is half the median, over the
+    dots whose positions before and after were both searched, of how much the mover's chance
+    fell across its own dot (the searches' view flips with the mover, so each move shows the
+    optimism twice over)."""
+    falls = [
+        _chance(estimates[n].pink, action.player) - _chance(estimates[n + 1].pink, action.player)
+        for n, action in enumerate(record.actions)
+        if action.kind == ActionKind.DOT and estimates[n].iterations and estimates[n + 1].iterations
+    ]
+    optimism = statistics.median(falls) / 2 if falls else 0.0
+    pinks = []
+    for found, mover in zip(estimates, movers, strict=True):
+        if not found.iterations or mover is None:
+            pinks.append(found.pink)  # a result, or a fill: exact
+            continue
+        sign = 1 if mover is Player.PINK else -1
+        pinks.append(round(min(1.0, max(0.0, found.pink - sign * optimism)), 4))
+    return pinks
 
 
 def review(
@@ -398,18 +428,15 @@ def what_it_leaves(game: Game, point: Point) -> Threat | None:
 
 
 def _summary(player: Player, losses: list[float]) -> Summary:
-    """A player's summary; each loss counted above the player's median loss (the swing the
-    search's optimism for the mover puts on every move, see the module)."""
+    """A player's summary of the losses of their dots."""
     if not losses:
         return Summary(player, 0, 0, 0, 0.0)
-    swing = statistics.median(losses)
-    beyond = [loss - swing for loss in losses]
     return Summary(
         player,
         len(losses),
-        sum(1 for loss in beyond if loss > MISTAKE),
-        sum(1 for loss in beyond if loss > BLUNDER),
-        round(sum(max(0.0, loss) for loss in beyond) / len(losses), 4),
+        sum(1 for loss in losses if loss > MISTAKE),
+        sum(1 for loss in losses if loss > BLUNDER),
+        round(sum(losses) / len(losses), 4),
     )
 
 

@@ -82,19 +82,15 @@ class Reviewer:
     def __init__(
         self, *, processes: bool = True, workers: int = 1, iterations: int | None = None
     ) -> None:
-        self.processes = processes
-        self.workers = workers
         self.iterations = iterations
+        self._new_pool = partial(
+            new_pool, processes=processes, workers=workers, name="review", initializer=_start_worker
+        )
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = new_pool(
-                processes=self.processes,
-                workers=self.workers,
-                name="review",
-                initializer=_start_worker,
-            )
+            self._pool = self._new_pool()
         return self._pool
 
     async def run(self, call: Callable[[], T]) -> T:

@@ -15,7 +15,7 @@ from bot.storage.upsert import insert_for, upsert
 
 @dataclass(frozen=True, slots=True)
 class AttemptRow:
-    """A puzzle given to a player: its JSON, when, and the answer (None: not answered yet)."""
+    """A puzzle given to a player: its JSON, when, and when it was answered (None: not yet)."""
 
     attempt_id: int
     user_id: int
@@ -23,8 +23,6 @@ class AttemptRow:
     data: str
     given: float
     answered: float | None = None
-    answer: str | None = None
-    solved: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +38,8 @@ class StreakRow:
 
 _ATTEMPT = [
     puzzle_attempts.c[name]
-    for name in ("attempt_id", "user_id", "puzzle_key", "data", "given", "answered", "answer",
-                 "solved")
-]  # fmt: skip
+    for name in ("attempt_id", "user_id", "puzzle_key", "data", "given", "answered")
+]
 
 
 class PuzzleRepository:

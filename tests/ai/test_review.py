@@ -112,3 +112,27 @@ def test_assembling_refuses_estimates_that_do_not_cover_the_game() -> None:
     record = blunder_game().record
     with pytest.raises(ValueError, match="1 estimates for 24 positions"):
         assemble(record, [Estimate(0.5, 0, None, 1)], seed=1, iterations=1)
+
+
+def test_the_estimates_are_pinks_chance_the_same_way_on_both_players_turns() -> None:
+    # A level game each search sees optimistically for its mover (0.6 whoever moves): read
+    # as it is, Pink's chance would zig-zag 0.6, 0.4, 0.6 ...; steadied it stays one half.
+    game = Game(10, 10)
+    for name in ["E5", "F5", "E6", "F6", "E7", "F7"]:
+        game.place(name)
+    record = game.record
+    looks = [
+        Estimate(0.6 if n % 2 == 0 else 0.4, 0, Point.parse("A1"), 100)
+        for n in range(len(record.actions) + 1)
+    ]
+    made = assemble(record, looks, seed=1, iterations=100)
+    assert made.estimates == (0.5,) * len(looks)
+    assert all(s.mistakes == 0 for s in made.summaries)
+    # One real drop (Blue's 4th action F6 loses 0.3 of Blue's chance) stays a drop.
+    looks[4] = Estimate(0.9, 0, Point.parse("A1"), 100)
+    looks[5] = Estimate(0.7, 0, Point.parse("A1"), 100)
+    looks[6] = Estimate(0.9, 0, Point.parse("A1"), 100)
+    made = assemble(record, looks, seed=1, iterations=100)
+    assert made.estimates[:4] == (0.5,) * 4
+    assert made.estimates[4] > 0.7
+    assert made.turning_of(Player.BLUE)[0].move == 4
