@@ -458,3 +458,60 @@ def position_of(record: Record, actions: int) -> Game:
     for action in record.actions[:actions]:
         game.apply(action)
     return game
+
+
+# A replayed mistake's answer is good when it keeps its player's chance within this of the
+# chance the preferred move keeps (the review's own line between a move and a mistake).
+REPLAY_MARGIN = MISTAKE
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """An answer to a turning point replayed as a puzzle, judged: the point, whether it is
+    good, how it was judged (``by``: it is the move ``preferred``, the move ``played``, it
+    ``leaves`` the opponent a bigger capture than the move preferred does, or the ``search``
+    compared the player's ``chance`` after it with the ``best`` the move preferred keeps), and
+    what it leaves the opponent."""
+
+    point: Point
+    good: bool
+    by: Literal["preferred", "played", "leaves", "search"]
+    chance: float = 0.0
+    best: float = 0.0
+    left: Threat | None = None
+
+
+def judge_replay(
+    record: Record, move: int, answer: Point, *, preferred: Point, seed: int, iterations: int
+) -> Verdict:
+    """Judge ``answer`` in the position before action ``move`` (1 = the first, a dot) of
+    ``record``: the move played is never good and ``preferred`` always is; an answer after
+    which the opponent could capture more dots at once than after ``preferred`` (the rules
+    tell) is not; else it is good when the search (the review's, at ``iterations``, seeded
+    for the position) leaves its player a chance within ``REPLAY_MARGIN`` of what
+    ``preferred`` leaves (both seen the same way: the opponent to move after each). At most
+    two searches (a worker's job).
+
+    Raises:
+        DotsError: the record holds an illegal action, or ``answer`` is no free point.
+    """
+    before = position_of(record, move - 1)
+    player = record.actions[move - 1].player
+    left = what_it_leaves(before, answer)
+    if answer == record.actions[move - 1].point:
+        return Verdict(answer, False, "played", left=left)
+    if answer == preferred:
+        return Verdict(answer, True, "preferred", left=left)
+    kept = what_it_leaves(before, preferred)
+    if left is not None and left.dots > (kept.dots if kept is not None else 0):
+        return Verdict(answer, False, "leaves", left=left)
+    level = review_level(iterations)
+    seed = position_seed(seed, move - 1)
+
+    def chance_after(point: Point) -> float:
+        game = position_of(record, move - 1)
+        game.place(point)
+        return round(_chance(_look(game, level, seed).pink, player), 4)
+
+    chance, best = chance_after(answer), chance_after(preferred)
+    return Verdict(answer, chance >= best - REPLAY_MARGIN, "search", chance, best, left)

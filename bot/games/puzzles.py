@@ -14,14 +14,16 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from ai.puzzles import Puzzle, mine, shipped
+from ai.review import TurningPoint, Verdict, position_of
 from bot.games.convert import to_ts
 from bot.games.core import GameCore
 from bot.games.errors import Refusal, refusal_of
 from bot.i18n import Message, _
 from bot.storage.puzzles import AttemptRow, StreakRow
-from engine import DotsError, Point, Record
+from engine import Board, DotsError, Point, Record
 
 LEVEL_STEP = 5
 # The kinds in the order a player meets them: (width, height, depth).
@@ -47,13 +49,57 @@ class NoPointThere(Refusal):
     """The answer is no free point of the puzzle's board."""
 
 
+class PlayedAgain(Refusal):
+    """A replayed turning point answered with the very move played in the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """One of a player's own turning points replayed as a puzzle: the game, its record (the
+    position is the one before ``turning.move``), the turning point, and the review's seed and
+    budget that judge an answer."""
+
+    game_id: int
+    record: Record
+    turning: TurningPoint
+    seed: int
+    iterations: int
+
+    @property
+    def key(self) -> str:
+        """The name it is given by (one replay of a turning point per player)."""
+        return f"replay:{self.game_id}:{self.turning.move}"
+
+    def board(self) -> Board:
+        """The position before the turning point.
+
+        Raises:
+            DotsError: the record holds an illegal action.
+        """
+        return position_of(self.record, self.turning.move - 1).board
+
+
+class Replays(Protocol):
+    """What rebuilds and judges replayed turning points (``bot.games.reviews.Reviews``: it has
+    the stored reviews and the workers that search)."""
+
+    async def replay_of(self, *, game_id: int, move: int) -> Replay:
+        """Turning point ``move`` of game ``game_id``'s stored review, as a puzzle."""
+        ...
+
+    async def judge(self, replay: Replay, point: Point) -> Verdict:
+        """``point`` as the answer to ``replay`` (ai.review.judge_replay), in a worker."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class GivenPuzzle:
-    """A puzzle given: its number, the puzzle, the player's streak, and whether it was given
-    before and is still waiting for its answer (``again``)."""
+    """A puzzle given: its number, the puzzle (a proved one, or a replayed turning point), the
+    player's streak, and whether it was given before and still waits for its answer
+    (``again``)."""
 
     attempt_id: int
-    puzzle: Puzzle
+    puzzle: Puzzle | Replay
     streak: StreakRow
     again: bool = False
 
@@ -61,12 +107,13 @@ class GivenPuzzle:
 @dataclass(frozen=True, slots=True)
 class Judged:
     """An answer judged: the point, whether it solves the puzzle, the puzzle (its solutions and
-    line) and the streak after it."""
+    line; or the replayed turning point, with the ``verdict`` on it) and the streak after it."""
 
     point: Point
     solved: bool
-    puzzle: Puzzle
+    puzzle: Puzzle | Replay
     streak: StreakRow
+    verdict: Verdict | None = None
 
 
 def kind_for(streak: StreakRow) -> tuple[int, int, int]:
@@ -89,6 +136,8 @@ class Puzzles:
 
     def __init__(self, core: GameCore) -> None:
         self.core = core
+        # Set by the collaborator that judges replayed turning points (Reviews).
+        self.replays: Replays | None = None
 
     async def give(self, *, user_id: int) -> GivenPuzzle:
         """The player's unanswered puzzle again, or a new one at their level (one they were
@@ -97,7 +146,7 @@ class Puzzles:
         streak = await store.streak(user_id)
         waiting = await store.open_attempt(user_id)
         if waiting is not None:
-            return GivenPuzzle(waiting.attempt_id, _puzzle(waiting), streak, again=True)
+            return GivenPuzzle(waiting.attempt_id, await self._given(waiting), streak, again=True)
         given = await store.given_keys(user_id)
         want = kind_for(streak)
         order = [want, *(kind for kind in KINDS if kind != want)]
@@ -119,6 +168,37 @@ class Puzzles:
         )
         return GivenPuzzle(row.attempt_id, chosen, streak)
 
+    async def give_replay(self, replay: Replay, *, user_id: int) -> GivenPuzzle:
+        """Give ``user_id`` the turning point ``replay`` to solve, unless a puzzle still waits
+        for their answer (that one is given again)."""
+        store = self.core.store.puzzles
+        streak = await store.streak(user_id)
+        waiting = await store.open_attempt(user_id)
+        if waiting is not None:
+            return GivenPuzzle(waiting.attempt_id, await self._given(waiting), streak, again=True)
+        data = {"replay": {"game_id": replay.game_id, "move": replay.turning.move}}
+        row = await store.give(
+            user_id=user_id,
+            puzzle_key=replay.key,
+            data=json.dumps(data),
+            given=to_ts(self.core.now()),
+        )
+        return GivenPuzzle(row.attempt_id, replay, streak)
+
+    async def given_keys(self, *, user_id: int) -> set[str]:
+        """The keys of every puzzle and replay ever given to ``user_id``."""
+        return await self.core.store.puzzles.given_keys(user_id)
+
+    async def _given(self, attempt: AttemptRow) -> Puzzle | Replay:
+        data = json.loads(attempt.data)
+        if "replay" not in data:
+            return Puzzle.from_json(data)
+        if self.replays is None:  # pragma: no cover - the service always sets it
+            raise NoPuzzle(_("there is no puzzle #{number}", number=attempt.attempt_id))
+        return await self.replays.replay_of(
+            game_id=data["replay"]["game_id"], move=data["replay"]["move"]
+        )
+
     async def _pool(self, width: int, height: int, depth: int) -> list[Puzzle]:
         found = [
             p
@@ -130,13 +210,16 @@ class Puzzles:
 
     async def answer(self, *, user_id: int, point: str, attempt_id: int | None = None) -> Judged:
         """Judge ``point`` as the answer to the player's open puzzle (or to puzzle
-        ``attempt_id``): right when it is one of the first moves the exact search proved.
+        ``attempt_id``): right when it is one of the first moves the exact search proved; for
+        a replayed turning point, when ``Replays.judge`` finds it good (it does not count in
+        the streak).
 
         Raises:
             NoPuzzle: no puzzle is waiting (or none has that number).
             NotYourPuzzle: puzzle ``attempt_id`` was given to someone else.
             PuzzleAnswered: it was answered already.
             NoPointThere: ``point`` is no free point of its board (nothing changes).
+            PlayedAgain: a replay answered with the move played in the game (nothing changes).
         """
         store = self.core.store.puzzles
         if attempt_id is None:
@@ -154,23 +237,31 @@ class Puzzles:
             )  # fmt: skip
         if attempt.answered is not None:
             raise PuzzleAnswered(_puzzle_answered(attempt))
-        puzzle = _puzzle(attempt)
-        board = puzzle.game().board
-        try:
-            where = board.point(point)
-        except DotsError as error:
-            raise refusal_of(error) from None
-        if not board.is_free(where):
-            raise NoPointThere(
-                _("{point} is not free in this puzzle: choose an empty point", point=where.name)
-            )
-        solved = puzzle.is_solution(where)
+        puzzle = await self._given(attempt)
+        verdict = None
+        if isinstance(puzzle, Replay):
+            where = _free_point(puzzle.board(), point)
+            if where == puzzle.turning.played:
+                raise PlayedAgain(
+                    _("{point} is the move you played in the game: find a better one",
+                      point=where.name)
+                )  # fmt: skip
+            assert self.replays is not None  # _given found the replay through it
+            verdict = await self.replays.judge(puzzle, where)
+            solved = verdict.good
+        else:
+            where = _free_point(puzzle.game().board, point)
+            solved = puzzle.is_solution(where)
         streak = await store.answer(
-            attempt, answer=where.name, solved=solved, answered=to_ts(self.core.now())
+            attempt,
+            answer=where.name,
+            solved=solved,
+            answered=to_ts(self.core.now()),
+            counts=verdict is None,
         )
         if streak is None:  # answered meanwhile (another click)
             raise PuzzleAnswered(_puzzle_answered(attempt))
-        return Judged(where, solved, puzzle, streak)
+        return Judged(where, solved, puzzle, streak, verdict)
 
     async def streak(self, *, user_id: int) -> StreakRow:
         """A player's solving streak."""
@@ -185,8 +276,21 @@ class Puzzles:
         )
 
 
-def _puzzle(attempt: AttemptRow) -> Puzzle:
-    return Puzzle.from_json(json.loads(attempt.data))
+def _free_point(board: Board, point: str) -> Point:
+    """The free point of ``board`` that ``point`` names.
+
+    Raises:
+        Refusal: it names no point of the board (an engine error, worded), or a taken one.
+    """
+    try:
+        where = board.point(point)
+    except DotsError as error:
+        raise refusal_of(error) from None
+    if not board.is_free(where):
+        raise NoPointThere(
+            _("{point} is not free in this puzzle: choose an empty point", point=where.name)
+        )
+    return where
 
 
 def _puzzle_answered(attempt: AttemptRow) -> Message:

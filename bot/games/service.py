@@ -166,6 +166,7 @@ class GameService:
 
         self.give_puzzle = self.puzzles.give
         self.answer_puzzle = self.puzzles.answer
+        self.replay_mistake = self.reviews.replay_mistake
         self.puzzle_streak = self.puzzles.streak
 
         self.create_tournament = self.tournaments.create

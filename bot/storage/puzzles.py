@@ -114,10 +114,17 @@ class PuzzleRepository:
         return AttemptRow(*row)
 
     async def answer(
-        self, attempt: AttemptRow, *, answer: str, solved: bool, answered: float
+        self,
+        attempt: AttemptRow,
+        *,
+        answer: str,
+        solved: bool,
+        answered: float,
+        counts: bool = True,
     ) -> StreakRow | None:
-        """Record the answer to an open attempt and the player's streak after it, in one
-        transaction; None when the attempt was answered already (nothing changes)."""
+        """Record the answer to an open attempt and (when it ``counts``) the player's streak
+        after it, in one transaction; the streak after it, or None when the attempt was
+        answered already (nothing changes)."""
         stmt = (
             update(puzzle_attempts)
             .where(
@@ -138,6 +145,8 @@ class PuzzleRepository:
                 )
             ).first()  # fmt: skip
             streak, best, won, tried = old if old is not None else (0, 0, 0, 0)
+            if not counts:
+                return StreakRow(attempt.user_id, streak, best, won, tried)
             streak = streak + 1 if solved else 0
             after = StreakRow(
                 attempt.user_id, streak, max(best, streak), won + int(solved), tried + 1

@@ -7,12 +7,16 @@ import pytest
 from ai.review import (
     MAX_ITERATIONS,
     MIN_ITERATIONS,
+    REPLAY_MARGIN,
     Estimate,
     Gain,
     Review,
+    Threat,
+    Verdict,
     assemble,
     estimate,
     iterations_for,
+    judge_replay,
     review,
     what_it_leaves,
     what_it_wins,
@@ -136,3 +140,36 @@ def test_the_estimates_are_pinks_chance_the_same_way_on_both_players_turns() -> 
     assert made.estimates[:4] == (0.5,) * 4
     assert made.estimates[4] > 0.7
     assert made.turning_of(Player.BLUE)[0].move == 4
+
+
+def test_a_replayed_blunder_accepts_the_saving_move_and_refuses_what_leaves_the_six_dots() -> None:
+    record = blunder_game().record
+    f4 = Point.parse("F4")
+
+    def judged(name: str) -> Verdict:
+        return judge_replay(
+            record, BLUNDER, Point.parse(name), preferred=f4, seed=3, iterations=BUDGET
+        )
+
+    assert judged("F4").good and judged("F4").by == "preferred"
+    played = judged("J2")
+    assert not played.good and played.by == "played"
+    for elsewhere in ("A1", "F3", "G7"):
+        verdict = judged(elsewhere)
+        assert not verdict.good and verdict.by == "leaves"
+        assert verdict.left == Threat(f4, 6)
+
+
+def test_a_replayed_mistake_accepts_a_move_the_search_finds_as_good_as_the_preferred() -> None:
+    # Pink's quiet second dot: far from everything, the search sees no move much better than
+    # another, so a neighbour of the preferred move is as good as it, judged by the search.
+    game = Game(10, 10)
+    for name in ["E5", "F6", "A10"]:
+        game.place(name)
+    record = game.record
+    verdict = judge_replay(
+        record, 3, Point.parse("E6"), preferred=Point.parse("E7"), seed=1, iterations=BUDGET
+    )
+    assert verdict.by == "search"
+    assert verdict.good == (verdict.chance >= verdict.best - REPLAY_MARGIN)
+    assert verdict.good
