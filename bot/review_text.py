@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ai.puzzles import Puzzle
-from ai.review import BLUNDER, MISTAKE, Review, Summary, TurningPoint
-from bot.games.puzzles import GivenPuzzle, Judged
+from ai.review import BLUNDER, MISTAKE, REPLAY_MARGIN, Review, Summary, TurningPoint, Verdict
+from bot.games.puzzles import GivenPuzzle, Judged, Replay
 from bot.i18n import Message, _, ngettext, translate
 from engine import Player
 
@@ -149,8 +149,8 @@ def head_text(made: Review, game_id: int, locale: str) -> str:
         _(
             "**Review of game #{game_id}**: the computer's estimate of the chance that "
             "{colour} wins, after each move ({iterations} iterations of its search a "
-            "position). A mistake loses {mistake} more of the chance than the player's "
-            "usual move, a blunder {blunder} more.",
+            "position). A mistake loses more than {mistake} of its player's chance, a "
+            "blunder more than {blunder}.",
             game_id=game_id, colour=colour_word(Player.PINK),
             iterations=made.iterations, mistake=percent(MISTAKE), blunder=percent(BLUNDER),
         ),
@@ -181,3 +181,60 @@ def progress_text(game_id: int, done: int, total: int, locale: str) -> str:
 def turning_heading(name: str, locale: str) -> str:
     """The heading of a player's turning points."""
     return translate(locale, _("**Turning points of {name}**", name=name))
+
+
+def replay_text(replay: Replay, locale: str) -> str:
+    """What a replayed turning point asks."""
+    turning = replay.turning
+    return translate(
+        locale,
+        _(
+            "Your move {move} in game #{game_id}, {played}, took your chance from {before} to "
+            "{after}. Find a better move.",
+            move=turning.move, game_id=replay.game_id, played=turning.played.name,
+            before=percent(turning.before), after=percent(turning.after),
+        ),
+    )  # fmt: skip
+
+
+def replay_status(replay: Replay, locale: str) -> str:
+    """The line on a replayed turning point's picture."""
+    return translate(
+        locale,
+        _(
+            "{player} to play: a better move than {played} (circled)",
+            player=colour_word(replay.turning.player),
+            played=replay.turning.played.name,
+        ),
+    )
+
+
+def verdict_text(verdict: Verdict, replay: Replay, locale: str) -> str:
+    """An answer to a replayed turning point, judged, with why."""
+    preferred = replay.turning.preferred.name if replay.turning.preferred else "?"
+    point = verdict.point.name
+    if verdict.by == "preferred":
+        line = _("Right: {point} is the move the computer prefers.", point=point)
+    elif verdict.by == "leaves" and verdict.left is not None:
+        line = ngettext(
+            "Not this time: after {point} your opponent could capture {n} dot at {at}; "
+            "the computer prefers {preferred}.",
+            "Not this time: after {point} your opponent could capture {n} dots at {at}; "
+            "the computer prefers {preferred}.",
+            verdict.left.dots, point=point, at=verdict.left.point.name, preferred=preferred,
+        )  # fmt: skip
+    elif verdict.good:
+        line = _(
+            "Right: {point} keeps your chance at {chance}, as good as {preferred} ({best}) "
+            "within {margin}.",
+            point=point, chance=percent(verdict.chance), preferred=preferred,
+            best=percent(verdict.best), margin=percent(REPLAY_MARGIN),
+        )  # fmt: skip
+    else:
+        line = _(
+            "Not this time: {point} leaves your chance at {chance}, where {preferred} keeps "
+            "{best}.",
+            point=point, chance=percent(verdict.chance), preferred=preferred,
+            best=percent(verdict.best),
+        )  # fmt: skip
+    return translate(locale, line)

@@ -29,7 +29,7 @@ from bot.cogs.info import Info
 from bot.cogs.picker import PickerMove, PickPoint
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton
-from bot.cogs.review import Review, ReviewButton
+from bot.cogs.review import ReplayButton, Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
@@ -42,7 +42,7 @@ COGS = (
 )  # fmt: skip
 DYNAMIC_ITEMS = (
     CardButton, ChallengeButton, ConfirmButton, GamePicker, PickPoint, PickerMove, RematchButton,
-    TakebackButton, ReviewButton, EntryButton,
+    TakebackButton, ReviewButton, ReplayButton, EntryButton,
 )  # fmt: skip
 # The name each service event is dispatched under (a listener ``on_<name>`` receives it).
 EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS}

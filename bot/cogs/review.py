@@ -4,7 +4,9 @@
 turning points (each with a picture of the position before it); the message shows the search's
 progress while the review is made (in the review worker pool: bot/games/reviews.py), and a
 review made once is shown again at once. /puzzle gives the caller a puzzle privately, and
-``/puzzle answer:E5`` judges their answer by the exact search's solutions.
+``/puzzle answer:E5`` judges their answer by the exact search's solutions. Under each
+player's turning points, Replay my mistakes gives that player (only) their next turning point
+as a puzzle of their own, answered by ``/puzzle answer:`` too (bot/games/reviews.py judges it).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_original, follow_up, send
 from bot.games import GameView, Refusal
 from bot.games.errors import NoSuchGame
-from bot.games.puzzles import GivenPuzzle, Judged
+from bot.games.puzzles import GivenPuzzle, Judged, Replay
 from bot.i18n import N_, SOURCE, _, translate, words
 from bot.review_text import (
     goal_text,
@@ -36,10 +38,13 @@ from bot.review_text import (
     picture_goal,
     picture_status,
     progress_text,
+    replay_status,
+    replay_text,
     streak_text,
     summary_line,
     turning_heading,
     turning_text,
+    verdict_text,
 )
 from engine import Player
 from renderer.review import GraphWords, Mark, render_before, render_graph, render_position
@@ -153,10 +158,13 @@ async def post(
                 discord.File(io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png")
             )
         heading = turning_heading(names[player], locale)
+        buttons = discord.ui.View(timeout=None)
+        if any(point.preferred is not None for point in turning):
+            buttons.add_item(ReplayButton("game", view.game_id, player=int(player), locale=locale))
         if channel is None:
-            await follow_up(interaction, "\n".join([heading, *texts]), files=files)
+            await follow_up(interaction, "\n".join([heading, *texts]), files=files, view=buttons)
         else:
-            await send(channel, "\n".join([heading, *texts]), files=files)
+            await send(channel, "\n".join([heading, *texts]), files=files, view=buttons)
 
 
 class ReviewButton(
@@ -176,6 +184,85 @@ class ReviewButton(
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """Post the game's review (as /review does)."""
         await post_review(bot_of(interaction), interaction, self.key)
+
+
+class ReplayButton(
+    PersistentItem[discord.ui.Button[Any]],
+    custom_id=CustomId("dots:replay", ("game",), fields=(("player", "[12]"),)),
+):
+    """Replay my mistakes (under a player's turning points; the key is the game's id and the
+    field the player's colour): the next of them given privately to that player as a
+    puzzle; anyone else's press is refused privately."""
+
+    def __init__(self, action: str, key: Any, /, *, player: int = 1, **options: Any) -> None:
+        self.player = player
+        super().__init__(action, key, **options)
+
+    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
+        """The button, its label in ``locale``."""
+        return discord.ui.Button(
+            label=translate(locale, N_("Replay my mistakes")),
+            style=discord.ButtonStyle.secondary,
+            custom_id=self.made_id(player=self.player),
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Give the presser their next turning point, privately."""
+        bot = bot_of(interaction)
+        given, deferred = await in_time(
+            interaction,
+            bot.service.replay_mistake(
+                game_id=self.key, user_id=interaction.user.id, player=Player(self.player)
+            ),
+            ephemeral=True,
+        )
+        await show_puzzle(bot, interaction, deferred, given, user_locale(interaction))
+
+
+async def show_puzzle(
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    deferred: bool | None,
+    given: GivenPuzzle,
+    locale: str,
+) -> None:
+    """Answer ``interaction`` privately with the puzzle given: its picture, what it asks, how
+    to answer (and the streak, for a proved puzzle)."""
+    if deferred is None:
+        deferred = await defer(interaction, ephemeral=True)
+    puzzle = given.puzzle
+    if isinstance(puzzle, Replay):
+        goal = replay_text(puzzle, locale)
+        picture = partial(
+            render_before,
+            puzzle.record,
+            puzzle.turning.move,
+            preferred=None,
+            status=replay_status(puzzle, locale),
+            words=words(locale),
+        )
+    else:
+        goal = goal_text(puzzle, locale) + "."
+        picture = partial(
+            render_position,
+            puzzle.record,
+            status=picture_goal(puzzle, locale),
+            words=words(locale),
+        )
+    png = await bot.service.reviews.reviewer.run(picture)
+    first = (
+        _("You still have puzzle #{number} to answer.", number=given.attempt_id)
+        if given.again
+        else _("Puzzle #{number}.", number=given.attempt_id)
+    )
+    lines = [
+        translate(locale, first) + " " + goal,
+        translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")),
+    ]
+    if not isinstance(puzzle, Replay):
+        lines.append(streak_text(given, locale))
+    file = discord.File(io.BytesIO(png), filename=f"puzzle-{given.attempt_id}.png")
+    await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
 
 
 class Review(commands.Cog):
@@ -222,7 +309,7 @@ class Review(commands.Cog):
             given, deferred = await in_time(
                 interaction, service.give_puzzle(user_id=interaction.user.id), ephemeral=True
             )
-            await self._show(interaction, deferred, given, locale)
+            await show_puzzle(self.bot, interaction, deferred, given, locale)
             return
         judged, deferred = await in_time(
             interaction,
@@ -231,38 +318,10 @@ class Review(commands.Cog):
         )
         await reply(interaction, deferred, self._judged(judged, locale), ephemeral=True)
 
-    async def _show(
-        self,
-        interaction: discord.Interaction[Any],
-        deferred: bool | None,
-        given: GivenPuzzle,
-        locale: str,
-    ) -> None:
-        if deferred is None:
-            deferred = await defer(interaction, ephemeral=True)
-        goal = goal_text(given.puzzle, locale)
-        png = await self.bot.service.reviews.reviewer.run(
-            partial(
-                render_position,
-                given.puzzle.record,
-                status=picture_goal(given.puzzle, locale),
-                words=words(locale),
-            )
-        )
-        first = (
-            _("You still have puzzle #{number} to answer.", number=given.attempt_id)
-            if given.again
-            else _("Puzzle #{number}.", number=given.attempt_id)
-        )
-        lines = [
-            translate(locale, first) + " " + goal + ".",
-            translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")),
-            streak_text(given, locale),
-        ]
-        file = discord.File(io.BytesIO(png), filename=f"puzzle-{given.attempt_id}.png")
-        await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
-
     def _judged(self, judged: Judged, locale: str) -> str:
+        if isinstance(judged.puzzle, Replay):
+            assert judged.verdict is not None  # a replay's answer is judged by a verdict
+            return verdict_text(judged.verdict, judged.puzzle, locale)
         line = ", ".join(p.name for p in judged.puzzle.line)
         if judged.solved:
             verdict = _("Right: {point} does it. The line: {line}.", point=judged.point.name,
