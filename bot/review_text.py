@@ -1,16 +1,19 @@
 """The words of a review and of a puzzle, shared by the Discord adapter (bot/cogs/review.py)
 and the terminal (bot/local/review.py): the summary, the turning points, a puzzle's goal and
-a player's streak, each found by the engine (ai/review.py, ai/puzzles.py) and worded here."""
+a player's streak, each found by the engine (ai/review.py, ai/puzzles.py) and worded here;
+and a puzzle's picture, its goal written on it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from ai.puzzles import Puzzle
 from ai.review import BLUNDER, MISTAKE, REPLAY_MARGIN, Review, Summary, TurningPoint, Verdict
 from bot.games.puzzles import GivenPuzzle, Judged, Replay
-from bot.i18n import Message, _, ngettext, translate
+from bot.i18n import Message, _, ngettext, translate, words
 from engine import Player
+from renderer.review import render_before, render_position
 
 
 def percent(chance: float) -> str:
@@ -238,3 +241,61 @@ def verdict_text(verdict: Verdict, replay: Replay, locale: str) -> str:
             best=percent(verdict.best),
         )  # fmt: skip
     return translate(locale, line)
+
+
+def puzzle_lines(given: GivenPuzzle, locale: str) -> list[str]:
+    """What a puzzle given says: its number and goal, how to answer, the streak (a proved
+    puzzle's; a replayed turning point counts in none)."""
+    puzzle = given.puzzle
+    goal = (
+        replay_text(puzzle, locale)
+        if isinstance(puzzle, Replay)
+        else goal_text(puzzle, locale) + "."
+    )
+    first = (
+        _("You still have puzzle #{number} to answer.", number=given.attempt_id)
+        if given.again
+        else _("Puzzle #{number}.", number=given.attempt_id)
+    )
+    lines = [translate(locale, first) + " " + goal]
+    lines.append(translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")))
+    if not isinstance(puzzle, Replay):
+        lines.append(streak_text(given, locale))
+    return lines
+
+
+def judged_text(judged: Judged, locale: str) -> str:
+    """An answer judged: right or not, the answer and the line (and the streak), or a
+    replayed turning point's verdict with why."""
+    if isinstance(judged.puzzle, Replay):
+        assert judged.verdict is not None  # a replay's answer is judged by a verdict
+        return verdict_text(judged.verdict, judged.puzzle, locale)
+    line = ", ".join(p.name for p in judged.puzzle.line)
+    if judged.solved:
+        verdict = _("Right: {point} does it. The line: {line}.", point=judged.point.name,
+                    line=line)  # fmt: skip
+    else:
+        verdict = _(
+            "Not this time: {point} does not do it. The answer: {answers}; the line: {line}.",
+            point=judged.point.name,
+            answers=", ".join(p.name for p in judged.puzzle.solutions),
+            line=line,
+        )
+    return translate(locale, verdict) + "\n" + streak_text(judged, locale)
+
+
+def puzzle_picture(puzzle: Puzzle | Replay, locale: str) -> Callable[[], bytes]:
+    """The call (picklable, for a worker) that draws a puzzle with its goal on it: a replayed
+    turning point's position with the move played circled."""
+    if isinstance(puzzle, Replay):
+        return partial(
+            render_before,
+            puzzle.record,
+            puzzle.turning.move,
+            preferred=None,
+            status=replay_status(puzzle, locale),
+            words=words(locale),
+        )
+    return partial(
+        render_position, puzzle.record, status=picture_goal(puzzle, locale), words=words(locale)
+    )

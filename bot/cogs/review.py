@@ -29,25 +29,22 @@ from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_original, follow_up, send
 from bot.games import GameView, Refusal
 from bot.games.errors import NoSuchGame
-from bot.games.puzzles import GivenPuzzle, Judged, Replay
+from bot.games.puzzles import GivenPuzzle
 from bot.i18n import N_, SOURCE, _, translate, words
 from bot.review_text import (
-    goal_text,
     graph_title,
     head_text,
-    picture_goal,
+    judged_text,
     picture_status,
     progress_text,
-    replay_status,
-    replay_text,
-    streak_text,
+    puzzle_lines,
+    puzzle_picture,
     summary_line,
     turning_heading,
     turning_text,
-    verdict_text,
 )
 from engine import Player
-from renderer.review import GraphWords, Mark, render_before, render_graph, render_position
+from renderer.review import GraphWords, Mark, render_before, render_graph
 
 # The progress line is edited at most this often (Discord's rate limit on edits).
 PROGRESS_EVERY = 1.0
@@ -230,37 +227,8 @@ async def show_puzzle(
     to answer (and the streak, for a proved puzzle)."""
     if deferred is None:
         deferred = await defer(interaction, ephemeral=True)
-    puzzle = given.puzzle
-    if isinstance(puzzle, Replay):
-        goal = replay_text(puzzle, locale)
-        picture = partial(
-            render_before,
-            puzzle.record,
-            puzzle.turning.move,
-            preferred=None,
-            status=replay_status(puzzle, locale),
-            words=words(locale),
-        )
-    else:
-        goal = goal_text(puzzle, locale) + "."
-        picture = partial(
-            render_position,
-            puzzle.record,
-            status=picture_goal(puzzle, locale),
-            words=words(locale),
-        )
-    png = await bot.service.reviews.reviewer.run(picture)
-    first = (
-        _("You still have puzzle #{number} to answer.", number=given.attempt_id)
-        if given.again
-        else _("Puzzle #{number}.", number=given.attempt_id)
-    )
-    lines = [
-        translate(locale, first) + " " + goal,
-        translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")),
-    ]
-    if not isinstance(puzzle, Replay):
-        lines.append(streak_text(given, locale))
+    png = await bot.service.reviews.reviewer.run(puzzle_picture(given.puzzle, locale))
+    lines = puzzle_lines(given, locale)
     file = discord.File(io.BytesIO(png), filename=f"puzzle-{given.attempt_id}.png")
     await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
 
@@ -316,21 +284,4 @@ class Review(commands.Cog):
             service.answer_puzzle(user_id=interaction.user.id, point=answer, attempt_id=number),
             ephemeral=True,
         )
-        await reply(interaction, deferred, self._judged(judged, locale), ephemeral=True)
-
-    def _judged(self, judged: Judged, locale: str) -> str:
-        if isinstance(judged.puzzle, Replay):
-            assert judged.verdict is not None  # a replay's answer is judged by a verdict
-            return verdict_text(judged.verdict, judged.puzzle, locale)
-        line = ", ".join(p.name for p in judged.puzzle.line)
-        if judged.solved:
-            verdict = _("Right: {point} does it. The line: {line}.", point=judged.point.name,
-                        line=line)  # fmt: skip
-        else:
-            verdict = _(
-                "Not this time: {point} does not do it. The answer: {answers}; the line: {line}.",
-                point=judged.point.name,
-                answers=", ".join(p.name for p in judged.puzzle.solutions),
-                line=line,
-            )
-        return translate(locale, verdict) + "\n" + streak_text(judged, locale)
+        await reply(interaction, deferred, judged_text(judged, locale), ephemeral=True)

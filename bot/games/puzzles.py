@@ -23,7 +23,7 @@ from bot.games.core import GameCore
 from bot.games.errors import Refusal, refusal_of
 from bot.i18n import Message, _
 from bot.storage.puzzles import AttemptRow, StreakRow
-from engine import Board, DotsError, Point, Record
+from engine import Board, DotsError, Game, Point, Record
 
 LEVEL_STEP = 5
 # The kinds in the order a player meets them: (width, height, depth).
@@ -70,13 +70,13 @@ class Replay:
         """The name it is given by (one replay of a turning point per player)."""
         return f"replay:{self.game_id}:{self.turning.move}"
 
-    def board(self) -> Board:
+    def game(self) -> Game:
         """The position before the turning point.
 
         Raises:
             DotsError: the record holds an illegal action.
         """
-        return position_of(self.record, self.turning.move - 1).board
+        return position_of(self.record, self.turning.move - 1)
 
 
 class Replays(Protocol):
@@ -240,7 +240,7 @@ class Puzzles:
         puzzle = await self._given(attempt)
         verdict = None
         if isinstance(puzzle, Replay):
-            where = _free_point(puzzle.board(), point)
+            where = _free_point(puzzle.game().board, point)
             if where == puzzle.turning.played:
                 raise PlayedAgain(
                     _("{point} is the move you played in the game: find a better one",

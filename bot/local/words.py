@@ -21,6 +21,7 @@ COMMANDS = N_("""\
   resign          resign: your opponent wins (asks to confirm)
   board           show the board again""")
 UNDO = N_("  undo            take back your last move and the computer's reply")
+PUZZLE = N_("  puzzle          a puzzle to solve at your level (the game waits)")
 LAST_COMMANDS = N_("""\
   help            this list
   quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `dots-bot local`
@@ -36,7 +37,7 @@ _ROW_ZERO = re.compile(r"[A-Za-z]{1,2}\s*0+")
 def help_text(locale: str = SOURCE, *, computer: bool) -> str:
     """The commands: against the computer ``undo`` too, and who types them."""
     heading = HEADING_AGAINST_COMPUTER if computer else HEADING_AT_ONE_KEYBOARD
-    parts = [heading, COMMANDS, *([UNDO] if computer else []), LAST_COMMANDS]
+    parts = [heading, COMMANDS, *([UNDO] if computer else []), PUZZLE, LAST_COMMANDS]
     return "\n".join(translate(locale, part) for part in parts)
 
 
