@@ -12,6 +12,7 @@ as a puzzle of their own, answered by ``/puzzle answer:`` too (bot/games/reviews
 from __future__ import annotations
 
 import io
+import logging
 import time
 from functools import partial
 from typing import Any
@@ -27,11 +28,13 @@ from bot.cogs.locales import user_locale
 from bot.cogs.names import picture_names
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_original, follow_up, send
-from bot.games import GameView, Refusal
+from bot.games import GameView, PostKind, Refusal
 from bot.games.errors import NoSuchGame
-from bot.games.puzzles import GivenPuzzle
+from bot.games.puzzles import DailyPuzzle, GivenPuzzle
 from bot.i18n import N_, SOURCE, _, translate, words
+from bot.outbox import delivering
 from bot.review_text import (
+    goal_text,
     graph_title,
     head_text,
     judged_text,
@@ -45,6 +48,10 @@ from bot.review_text import (
 )
 from engine import Player
 from renderer.review import GraphWords, Mark, render_before, render_graph
+
+log = logging.getLogger(__name__)
+
+EVENT_NAMES = {DailyPuzzle: "dots_daily_puzzle"}
 
 # The progress line is edited at most this often (Discord's rate limit on edits).
 PROGRESS_EVERY = 1.0
@@ -233,11 +240,79 @@ async def show_puzzle(
     await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
 
 
+class DailyButton(
+    PersistentItem[discord.ui.Button[Any]],
+    custom_id=CustomId("dots:daily", ("solve",), fields=(("day", "[0-9]{1,6}"),)),
+):
+    """Solve (under a server's puzzle of the day; the key is the server, the field the day):
+    the puzzle given privately to the presser, answered by ``/puzzle answer:``."""
+
+    def __init__(self, action: str, key: Any, /, *, day: int = 0, **options: Any) -> None:
+        self.day = day
+        super().__init__(action, key, **options)
+
+    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
+        """The button, its label in ``locale``."""
+        return discord.ui.Button(
+            label=translate(locale, N_("Solve")),
+            style=discord.ButtonStyle.primary,
+            custom_id=self.made_id(day=self.day),
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Give the presser the day's puzzle, privately."""
+        bot = bot_of(interaction)
+        given, deferred = await in_time(
+            interaction,
+            bot.service.give_daily_puzzle(
+                guild_id=self.key, user_id=interaction.user.id, day=self.day
+            ),
+            ephemeral=True,
+        )
+        await show_puzzle(bot, interaction, deferred, given, user_locale(interaction))
+
+
+async def post_daily(bot: GameBot, daily: DailyPuzzle) -> None:
+    """Post a server's puzzle of the day in its channel: the picture stating the goal and the
+    Solve button. A channel the bot cannot post in (gone, or no permission) is logged, not
+    retried: the next day tries again (an admin may choose another channel meanwhile)."""
+    locale = await bot.locales.of_guild(daily.guild_id)
+    png = await bot.service.reviews.reviewer.run(puzzle_picture(daily.puzzle, locale))
+    content = translate(
+        locale,
+        _(
+            "**Puzzle of the day #{day}**: {goal}. Press Solve to take it, then answer with "
+            "`/puzzle answer:E5`; it counts in your streak.",
+            day=daily.day,
+            goal=goal_text(daily.puzzle, locale),
+        ),
+    )
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(DailyButton("solve", daily.guild_id, day=daily.day, locale=locale))
+    channel = bot.get_partial_messageable(daily.channel_id, guild_id=daily.guild_id)
+    file = discord.File(io.BytesIO(png), filename=f"puzzle-of-the-day-{daily.day}.png")
+    try:
+        await send(channel, content, files=[file], view=buttons)
+    except (discord.Forbidden, discord.NotFound) as error:
+        log.warning(
+            "the puzzle of the day of server %s cannot be posted in channel %s: %s",
+            daily.guild_id,
+            daily.channel_id,
+            error.text or error.status,
+        )
+
+
 class Review(commands.Cog):
     """/review and /puzzle."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_dots_daily_puzzle(self, daily: DailyPuzzle) -> None:
+        """Post a server's puzzle of the day (with the nonces of its outbox row)."""
+        async with delivering(self.bot.outbox, PostKind.DAILY):
+            await post_daily(self.bot, daily)
 
     @app_commands.command(name="review", description=N_("The computer's review of a finished game"))
     @app_commands.guild_only()

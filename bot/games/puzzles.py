@@ -18,11 +18,12 @@ from typing import Protocol
 
 from ai.puzzles import Puzzle, mine, shipped
 from ai.review import TurningPoint, Verdict, position_of
-from bot.games.convert import to_ts
+from bot.games.convert import to_dt, to_ts
 from bot.games.core import GameCore
 from bot.games.errors import Refusal, refusal_of
+from bot.games.models import ClockChange
 from bot.i18n import Message, _
-from bot.storage.puzzles import AttemptRow, StreakRow
+from bot.storage.puzzles import AttemptRow, DailyRow, StreakRow
 from engine import Board, DotsError, Game, Point, Record
 
 LEVEL_STEP = 5
@@ -90,6 +91,17 @@ class Replays(Protocol):
     async def judge(self, replay: Replay, point: Point) -> Verdict:
         """``point`` as the answer to ``replay`` (ai.review.judge_replay), in a worker."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPuzzle:
+    """A server's puzzle of ``day``, to post in its channel (an event: the adapter posts it,
+    inside ``bot.outbox.delivering(..., PostKind.DAILY)``)."""
+
+    guild_id: int
+    channel_id: int
+    day: int
+    puzzle: Puzzle
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +275,92 @@ class Puzzles:
             raise PuzzleAnswered(_puzzle_answered(attempt))
         return Judged(where, solved, puzzle, streak, verdict)
 
+    # -- a server's daily puzzle -------------------------------------------------------------
+
+    async def set_daily(self, *, guild_id: int, channel_id: int | None) -> DailyRow | None:
+        """Post a puzzle a day in ``channel_id`` (None: stop); the first at once, when the server
+        had none; the daily puzzle as it is now."""
+        row = await self.core.store.puzzles.set_daily(
+            guild_id=guild_id, channel_id=channel_id, now=to_ts(self.core.now())
+        )
+        if row is not None:
+            due = self.core.now() if row.next_due is None else to_dt(row.next_due)
+            await self.core.events.publish(ClockChange(None, None, due))
+        return row
+
+    async def daily(self, *, guild_id: int) -> DailyRow | None:
+        """A server's daily puzzle, if it has one."""
+        return await self.core.store.puzzles.daily(guild_id)
+
+    async def post_daily(self, *, guild_id: int) -> DailyPuzzle | None:
+        """The server's next day (fired by its timer): its puzzle chosen (``daily_choice``),
+        stored with the post it owes, and published; None when the server has none now.
+
+        Raises:
+            StaleWriteError: another process posted that day meanwhile (nothing changes).
+        """
+        store = self.core.store.puzzles
+        row = await store.daily(guild_id)
+        if row is None:
+            return None
+        day = row.day + 1
+        puzzle = daily_choice(await self._all(), guild_id=guild_id, day=day)
+        stored = await store.post_daily(
+            guild_id=guild_id,
+            day=day,
+            puzzle_key=puzzle.key,
+            data=json.dumps(puzzle.to_json()),
+            posted=to_ts(self.core.now()),
+        )
+        if stored.next_due is not None:
+            await self.core.events.publish(ClockChange(None, None, to_dt(stored.next_due)))
+        posted = DailyPuzzle(guild_id, stored.channel_id, day, puzzle)
+        await self.core.events.publish(posted)
+        return posted
+
+    async def daily_posted(self, *, guild_id: int, day: int) -> DailyPuzzle | None:
+        """The post of the server's ``day``, as stored (None: a later day was posted, or the
+        daily puzzle was stopped)."""
+        row = await self.core.store.puzzles.daily(guild_id)
+        if row is None or row.day != day or row.data is None:
+            return None
+        return DailyPuzzle(guild_id, row.channel_id, day, Puzzle.from_json(json.loads(row.data)))
+
+    async def give_daily(self, *, guild_id: int, user_id: int, day: int) -> GivenPuzzle:
+        """The server's puzzle of ``day`` given to ``user_id`` (again, if they have not answered
+        it yet); it counts in their streak like any puzzle.
+
+        Raises:
+            NoPuzzle: it is not the server's puzzle of the day any more (or there is none).
+            PuzzleAnswered: they answered it already.
+        """
+        store = self.core.store.puzzles
+        row = await store.daily(guild_id)
+        if row is None or row.day != day or row.data is None:
+            raise NoPuzzle(
+                _("this is no longer the puzzle of the day: the newest is in its channel")
+            )
+        key = f"daily:{guild_id}:{day}"
+        streak = await store.streak(user_id)
+        attempt = await store.attempt_of(user_id=user_id, puzzle_key=key)
+        if attempt is not None and attempt.answered is not None:
+            raise PuzzleAnswered(
+                _("you answered the puzzle of the day already: a new one comes tomorrow")
+            )
+        puzzle = Puzzle.from_json(json.loads(row.data))
+        if attempt is not None:
+            return GivenPuzzle(attempt.attempt_id, puzzle, streak, again=True)
+        given = await store.give(
+            user_id=user_id, puzzle_key=key, data=row.data, given=to_ts(self.core.now())
+        )
+        return GivenPuzzle(given.attempt_id, puzzle, streak)
+
+    async def _all(self) -> list[Puzzle]:
+        found: list[Puzzle] = []
+        for width, height, depth in KINDS:
+            found.extend(await self._pool(width, height, depth))
+        return found
+
     async def streak(self, *, user_id: int) -> StreakRow:
         """A player's solving streak."""
         return await self.core.store.puzzles.streak(user_id)
@@ -274,6 +372,14 @@ class Puzzles:
         await self.core.store.puzzles.add_puzzles(
             found, game_id=game_id, created=to_ts(self.core.now())
         )
+
+
+def daily_choice(pool: list[Puzzle], *, guild_id: int, day: int) -> Puzzle:
+    """The puzzle of a server's ``day``: the pool (the shipped puzzles and the mined ones) in
+    an order of the server's own, one a day, round again once all were posted."""
+    ordered = sorted(pool, key=lambda p: p.key)
+    random.Random(guild_id).shuffle(ordered)
+    return ordered[(day - 1) % len(ordered)]
 
 
 def _free_point(board: Board, point: str) -> Point:

@@ -276,6 +276,18 @@ puzzle_streaks = Table(
     Column("updated", Float),
 )
 
+# A server's daily puzzle (0014): its channel and its day's puzzle (JSON, as an attempt's).
+daily_puzzles = Table(
+    "daily_puzzles",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("channel_id", BigInteger),
+    Column("day", Integer),
+    Column("puzzle_key", Text),
+    Column("data", Text),
+    Column("posted", Float),
+)
+
 # -- tournaments (0010) ----------------------------------------------------------
 
 tournaments = Table(

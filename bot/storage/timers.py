@@ -38,6 +38,7 @@ class PostKind(enum.StrEnum):
     CLOSED = "closed"  # a challenge declined or withdrawn (answering the click)
     TAKEBACK = "takeback"  # a takeback request accepted or declined (answering the click)
     ASKED = "asked"  # a takeback request (answering /takeback)
+    DAILY = "daily"  # a server's puzzle of the day (seq: the day)
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).
