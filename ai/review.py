@@ -2,7 +2,8 @@
 
 Every position of the game (after 0, 1, ... n actions) is searched once by the computer's own
 search (``ai.choose`` at the review level: hard's search without the opening book, the kept
-tree or the time-capped ladder reading, so a seed reproduces it). The root's value is the
+tree or the time-capped ladder reading, so a seed reproduces it; nor its guard, whose rescue
+comes without a value: here a rescue is one of the search's priors). The root's value is the
 mover's winning chance; the review keeps it as Pink's (``estimates``) with the score difference
 Pink - Blue (``scores``) and the move the search prefers (``preferred``). A finished game's
 last position is its result (1, 0 or 0.5).
@@ -76,7 +77,8 @@ def iterations_for(record: Record) -> int:
 
 
 def review_level(iterations: int) -> Level:
-    """The level a review searches at: hard's search, reproducible for a seed."""
+    """The level a review searches at: hard's search, reproducible for a seed, always
+    searched (no guard: a rescue is a search's prior, so its value is an estimate too)."""
     return dataclasses.replace(
         LEVELS["hard"],
         name="review",
@@ -85,6 +87,7 @@ def review_level(iterations: int) -> Level:
         reuse=False,
         ladders=False,
         book=False,
+        guard=False,
     )
 
 
@@ -132,7 +135,7 @@ def _look(game: Game, level: Level, seed: int) -> Estimate:
         return Estimate(pink, score, None, 0)
     decision = choose(game, level, seed)
     value = decision.value
-    if decision.kind == "dot" and not decision.iterations:
+    if decision.kind == "dot" and mover.opponent in game.ended:
         # Playing on alone (the opponent has ended): no search, the fill decides.
         field = fill_alone(Field.from_board(game.board), int(mover))
         margin = field.score[int(mover)] - field.score[3 - int(mover)]
