@@ -14,8 +14,9 @@ from __future__ import annotations
 import io
 import logging
 import time
+from collections.abc import Awaitable
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -190,37 +191,55 @@ class ReviewButton(
         await post_review(bot_of(interaction), interaction, self.key)
 
 
-class ReplayButton(
-    PersistentItem[discord.ui.Button[Any]],
-    custom_id=CustomId("dots:replay", ("game",), fields=(("player", "[12]"),)),
-):
-    """Replay my mistakes (under a player's turning points; the key is the game's id and the
-    field the player's colour): the next of them given privately to that player as a
-    puzzle; anyone else's press is refused privately."""
+class PuzzleButton(PersistentItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that gives the presser a puzzle privately (``give``), answered by ``/puzzle
+    answer:``; its label ``LABEL``, the number its custom id carries ``NUMBER`` (kept as
+    ``number``)."""
 
-    def __init__(self, action: str, key: Any, /, *, player: int = 1, **options: Any) -> None:
-        self.player = player
+    LABEL: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+    NUMBER: ClassVar[str]
+
+    def __init__(self, action: str, key: Any, /, **options: Any) -> None:
+        self.number = int(options.pop(self.NUMBER, None) or 0)
         super().__init__(action, key, **options)
 
     def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
         """The button, its label in ``locale``."""
         return discord.ui.Button(
-            label=translate(locale, N_("Replay my mistakes")),
-            style=discord.ButtonStyle.secondary,
-            custom_id=self.made_id(player=self.player),
+            label=translate(locale, self.LABEL),
+            style=self.STYLE,
+            custom_id=self.made_id(**{self.NUMBER: self.number}),
         )
 
+    def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
+        """The use-case that gives ``user_id`` the puzzle."""
+        raise NotImplementedError
+
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        """Give the presser their next turning point, privately."""
+        """Give the presser the puzzle, privately (a refusal is private from the start)."""
         bot = bot_of(interaction)
         given, deferred = await in_time(
-            interaction,
-            bot.service.replay_mistake(
-                game_id=self.key, user_id=interaction.user.id, player=Player(self.player)
-            ),
-            ephemeral=True,
+            interaction, self.give(bot, interaction.user.id), ephemeral=True
         )
         await show_puzzle(bot, interaction, deferred, given, user_locale(interaction))
+
+
+class ReplayButton(
+    PuzzleButton, custom_id=CustomId("dots:replay", ("game",), fields=(("player", "[12]"),))
+):
+    """Replay my mistakes (under a player's turning points; the key is the game's id and the
+    number the player's colour): the next of them given privately to that player as a
+    puzzle; anyone else's press is refused privately."""
+
+    LABEL = N_("Replay my mistakes")
+    NUMBER = "player"
+
+    def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
+        """The presser's next turning point."""
+        return bot.service.replay_mistake(
+            game_id=self.key, user_id=user_id, player=Player(self.number)
+        )
 
 
 async def show_puzzle(
@@ -241,35 +260,19 @@ async def show_puzzle(
 
 
 class DailyButton(
-    PersistentItem[discord.ui.Button[Any]],
+    PuzzleButton,
     custom_id=CustomId("dots:daily", ("solve",), fields=(("day", "[0-9]{1,6}"),)),
 ):
-    """Solve (under a server's puzzle of the day; the key is the server, the field the day):
-    the puzzle given privately to the presser, answered by ``/puzzle answer:``."""
+    """Solve (under a server's puzzle of the day; the key is the server, the number the day):
+    the day's puzzle given privately to the presser."""
 
-    def __init__(self, action: str, key: Any, /, *, day: int = 0, **options: Any) -> None:
-        self.day = day
-        super().__init__(action, key, **options)
+    LABEL = N_("Solve")
+    STYLE = discord.ButtonStyle.primary
+    NUMBER = "day"
 
-    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
-        """The button, its label in ``locale``."""
-        return discord.ui.Button(
-            label=translate(locale, N_("Solve")),
-            style=discord.ButtonStyle.primary,
-            custom_id=self.made_id(day=self.day),
-        )
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        """Give the presser the day's puzzle, privately."""
-        bot = bot_of(interaction)
-        given, deferred = await in_time(
-            interaction,
-            bot.service.give_daily_puzzle(
-                guild_id=self.key, user_id=interaction.user.id, day=self.day
-            ),
-            ephemeral=True,
-        )
-        await show_puzzle(bot, interaction, deferred, given, user_locale(interaction))
+    def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
+        """The day's puzzle, if it is still the server's day."""
+        return bot.service.give_daily_puzzle(guild_id=self.key, user_id=user_id, day=self.number)
 
 
 async def post_daily(bot: GameBot, daily: DailyPuzzle) -> None:
