@@ -21,8 +21,10 @@ from bot.games.puzzles import (
     PlayedAgain,
     PuzzleAnswered,
     Replay,
+    daily_choice,
 )
 from bot.games.reviews import REVIEWS_PER_HOUR, NoReplay, NotReviewable, Reviewer, TooManyReviews
+from bot.storage.errors import StaleWriteError
 from engine import Player, Point
 from tests.bot.service_fakes import ALICE, BOB, CAROL, FakeTime, new_game, open_service
 
@@ -209,3 +211,42 @@ async def test_a_player_replays_their_own_turning_points_as_puzzles(service: Gam
         assert right.solved and right.verdict is not None and right.verdict.by == "preferred"
     with pytest.raises(NoReplay, match="every turning point"):
         await service.replay_mistake(game_id=game_id, user_id=blue)
+
+
+async def test_a_servers_puzzle_of_the_day_is_posted_once_a_day_with_its_timer(
+    service: GameService, clock: FakeTime
+) -> None:
+    guild = 4242
+    assert await service.daily_puzzle(guild_id=guild) is None
+    row = await service.set_daily_puzzle(guild_id=guild, channel_id=77)
+    assert row is not None and (row.channel_id, row.day) == (77, 0)
+    timers = await service.store.execute(
+        "SELECT kind, ref_id, due FROM timers WHERE kind = 'daily'"
+    )
+    assert [(k, r) for k, r, _ in timers] == [("daily", guild)]
+    first = await service.post_daily_puzzle(guild_id=guild)
+    assert first is not None and first.day == 1 and first.puzzle in shipped()
+    # The same day cannot be posted twice (a second process finds it moved on).
+    with pytest.raises(StaleWriteError):
+        await service.core.store.puzzles.post_daily(
+            guild_id=guild, day=1, puzzle_key="x", data="{}", posted=0.0
+        )
+    ((due,),) = await service.store.execute("SELECT due FROM timers WHERE kind = 'daily'")
+    assert due == pytest.approx(clock.current.timestamp() + 24 * 3600)
+    clock.current += timedelta(days=1)
+    second = await service.post_daily_puzzle(guild_id=guild)
+    assert second is not None and second.day == 2 and second.puzzle != first.puzzle
+    # Moving the channel keeps the days; turning it off removes the row and the timer.
+    moved = await service.set_daily_puzzle(guild_id=guild, channel_id=88)
+    assert moved is not None and (moved.channel_id, moved.day) == (88, 2)
+    assert await service.set_daily_puzzle(guild_id=guild, channel_id=None) is None
+    assert await service.store.execute("SELECT COUNT(*) FROM timers WHERE kind = 'daily'") == [(0,)]
+    assert await service.post_daily_puzzle(guild_id=guild) is None
+
+
+def test_the_days_puzzles_go_round_the_whole_pool_before_one_comes_again() -> None:
+    pool = list(shipped())
+    days = [daily_choice(pool, guild_id=7, day=day).key for day in range(1, len(pool) + 1)]
+    assert sorted(days) == sorted(p.key for p in pool)
+    assert daily_choice(pool, guild_id=7, day=len(pool) + 1).key == days[0]
+    assert [daily_choice(pool, guild_id=8, day=d).key for d in (1, 2, 3)] != days[:3]
