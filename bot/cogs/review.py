@@ -226,7 +226,7 @@ class PuzzleButton(PersistentItem[discord.ui.Button[Any]], template=r"(?!)"):
 
 
 class ReplayButton(
-    PuzzleButton, custom_id=CustomId("dots:replay", ("game",), fields=(("player", "[12]"),))
+    PuzzleButton, custom_id=CustomId("dots:replay", ("game",), fields=(("player", "[0-9]{1,12}"),))
 ):
     """Replay my mistakes (under a player's turning points; the key is the game's id and the
     number the player's colour): the next of them given privately to that player as a
@@ -236,7 +236,13 @@ class ReplayButton(
     NUMBER = "player"
 
     def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
-        """The presser's next turning point."""
+        """The presser's next turning point.
+
+        Raises:
+            Refusal: the custom id names no colour (forged).
+        """
+        if self.number not in (Player.PINK, Player.BLUE):
+            raise Refusal(N_("this button is not one I know: nothing changed"))
         return bot.service.replay_mistake(
             game_id=self.key, user_id=user_id, player=Player(self.number)
         )
@@ -261,7 +267,7 @@ async def show_puzzle(
 
 class DailyButton(
     PuzzleButton,
-    custom_id=CustomId("dots:daily", ("solve",), fields=(("day", "[0-9]{1,6}"),)),
+    custom_id=CustomId("dots:daily", ("solve",), fields=(("day", "[0-9]{1,12}"),)),
 ):
     """Solve (under a server's puzzle of the day; the key is the server, the number the day):
     the day's puzzle given privately to the presser."""

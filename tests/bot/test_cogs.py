@@ -922,6 +922,8 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
             r"(?::(?P<asked>[0-9]{1,12}))?"
         ),
         "EntryButton": r"dots:tournament:(?P<action>join|leave):(?P<key>[0-9]+)",
+        "ReplayButton": r"dots:replay:(?P<action>game):(?P<key>[0-9]+):(?P<player>[0-9]{1,12})",
+        "DailyButton": r"dots:daily:(?P<action>solve):(?P<key>[0-9]+):(?P<day>[0-9]{1,12})",
     }
 
 
