@@ -2,7 +2,8 @@
 
 Every position of the game (after 0, 1, ... n actions) is searched once by the computer's own
 search (``ai.choose`` at the review level: hard's search without the opening book, the kept
-tree or the time-capped ladder reading, so a seed reproduces it). The root's value is the
+tree or the time-capped ladder reading, so a seed reproduces it; nor its guard, whose rescue
+comes without a value: here a rescue is one of the search's priors). The root's value is the
 mover's winning chance; the review keeps it as Pink's (``estimates``) with the score difference
 Pink - Blue (``scores``) and the move the search prefers (``preferred``). A finished game's
 last position is its result (1, 0 or 0.5).
@@ -23,10 +24,14 @@ capture of n dots at once, a ladder that captures n, or n dots saved from a capt
 opponent threatened) and what the move played left (a capture of n dots at a point the
 opponent could then play).
 
-The estimate is a search's root value at a small budget: the mover's view is optimistic (its
-best move's mean), so the graph zig-zags by about 0.1 to 0.2 between the players' turns on
-10x10 and every move seems to lose a little. The summary counts a move's loss above the
-player's median loss (a mistake over ``MISTAKE``, a blunder over ``BLUNDER``).
+A search's root value at a small budget is the MOVER's view, and it is optimistic (its best
+move's mean, its priors' rewards): read as it is, Pink's chance would zig-zag by about 0.1 to
+0.2 between the players' turns on 10x10 and every move would seem to lose that much.
+``assemble`` measures that optimism on the game itself (half the median change of a mover's
+chance across its own move: the swing every move shows) and takes it off every searched
+position's value, the mover's way, so the estimates are Pink's chance the same way on both
+players' turns. A move loses more than ``MISTAKE`` (a mistake) or ``BLUNDER`` (a blunder) of
+its player's chance by those estimates.
 
 The work is split so that the bot can show progress: ``estimate`` searches a range of
 positions (a worker process runs one range at a time) and ``assemble`` builds the review from
@@ -39,7 +44,7 @@ import dataclasses
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ai.field import Field
 from ai.ladders import ladder_starts
@@ -72,7 +77,8 @@ def iterations_for(record: Record) -> int:
 
 
 def review_level(iterations: int) -> Level:
-    """The level a review searches at: hard's search, reproducible for a seed."""
+    """The level a review searches at: hard's search, reproducible for a seed, always
+    searched (no guard: a rescue is a search's prior, so its value is an estimate too)."""
     return dataclasses.replace(
         LEVELS["hard"],
         name="review",
@@ -81,6 +87,7 @@ def review_level(iterations: int) -> Level:
         reuse=False,
         ladders=False,
         book=False,
+        guard=False,
     )
 
 
@@ -128,7 +135,7 @@ def _look(game: Game, level: Level, seed: int) -> Estimate:
         return Estimate(pink, score, None, 0)
     decision = choose(game, level, seed)
     value = decision.value
-    if decision.kind == "dot" and not decision.iterations:
+    if decision.kind == "dot" and mover.opponent in game.ended:
         # Playing on alone (the opponent has ended): no search, the fill decides.
         field = fill_alone(Field.from_board(game.board), int(mover))
         margin = field.score[int(mover)] - field.score[3 - int(mover)]
@@ -179,8 +186,8 @@ class TurningPoint:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """One player's moves: how many, how many lost more than ``MISTAKE`` and ``BLUNDER`` beyond
-    the player's median loss, and the mean loss beyond it (0: no move stood out)."""
+    """One player's dots: how many, how many lost more than ``MISTAKE`` and ``BLUNDER`` of their
+    chance, and the mean loss."""
 
     player: Player
     moves: int
@@ -189,8 +196,7 @@ class Summary:
     mean_loss: float
 
 
-@dataclass(frozen=True, slots=True)
-class Captures:
+class Captures(NamedTuple):
     """A move that captured: its number, its player, the dots it took."""
 
     move: int
@@ -290,22 +296,25 @@ def assemble(
             f"{len(estimates)} estimates for {len(record.actions) + 1} positions of the game"
         )
     game = Game.at_start(record)
-    candidates: list[tuple[float, int, Player, Point]] = []
-    losses: dict[Player, list[float]] = {Player.PINK: [], Player.BLUE: []}
+    movers: list[Player | None] = []
     captures = []
     for n, action in enumerate(record.actions):
-        if action.kind == ActionKind.DOT and action.point is not None:
-            mine = _chance(estimates[n].pink, action.player)
-            after = _chance(estimates[n + 1].pink, action.player)
-            loss = max(0.0, mine - after)
-            losses[action.player].append(loss)
-            if estimates[n].preferred != action.point:
-                candidates.append((loss, n, action.player, action.point))
+        movers.append(game.to_move)
         placement = game.apply(action)
         if placement is not None:
             for player in (Player.PINK, Player.BLUE):
                 if placement.gain(player) > 0:
                     captures.append(Captures(n + 1, player, placement.gain(player)))
+    movers.append(game.to_move)
+    pinks = steady(record, estimates, movers)
+    candidates: list[tuple[float, int, Player, Point]] = []
+    losses: dict[Player, list[float]] = {Player.PINK: [], Player.BLUE: []}
+    for n, action in enumerate(record.actions):
+        if action.kind == ActionKind.DOT and action.point is not None:
+            loss = max(0.0, _chance(pinks[n], action.player) - _chance(pinks[n + 1], action.player))
+            losses[action.player].append(loss)
+            if estimates[n].preferred != action.point:
+                candidates.append((loss, n, action.player, action.point))
     turning = []
     for player in (Player.PINK, Player.BLUE):
         mine_only = [c for c in candidates if c[2] is player and c[0] > 0]
@@ -319,15 +328,15 @@ def assemble(
                     player=player,
                     played=played,
                     preferred=preferred,
-                    before=_chance(estimates[n].pink, player),
-                    after=_chance(estimates[n + 1].pink, player),
+                    before=_chance(pinks[n], player),
+                    after=_chance(pinks[n + 1], player),
                     wins=what_it_wins(before, preferred) if preferred else Gain("none"),
                     left=what_it_leaves(before, played),
                 )
             )
     summaries = tuple(_summary(player, losses[player]) for player in (Player.PINK, Player.BLUE))
     return Review(
-        estimates=tuple(e.pink for e in estimates),
+        estimates=tuple(pinks),
         scores=tuple(e.score for e in estimates),
         captures=tuple(captures),
         turning=tuple(turning),
@@ -336,6 +345,30 @@ def assemble(
         iterations=iterations,
         capped=sum(1 for e in estimates if 0 < e.iterations < iterations),
     )
+
+
+def steady(
+    record: Record, estimates: Sequence[Estimate], movers: Sequence[Player | None]
+) -> list[float]:
+    """Pink's chance at each position (``movers``: who is to move there), the searched ones'
+    mover's optimism taken off (see the module): the optimism is half the median, over the
+    dots whose positions before and after were both searched, of how much the mover's chance
+    fell across its own dot (the searches' view flips with the mover, so each move shows the
+    optimism twice over)."""
+    falls = [
+        _chance(estimates[n].pink, action.player) - _chance(estimates[n + 1].pink, action.player)
+        for n, action in enumerate(record.actions)
+        if action.kind == ActionKind.DOT and estimates[n].iterations and estimates[n + 1].iterations
+    ]
+    optimism = statistics.median(falls) / 2 if falls else 0.0
+    pinks = []
+    for found, mover in zip(estimates, movers, strict=True):
+        if not found.iterations or mover is None:
+            pinks.append(found.pink)  # a result, or a fill: exact
+            continue
+        sign = 1 if mover is Player.PINK else -1
+        pinks.append(round(min(1.0, max(0.0, found.pink - sign * optimism)), 4))
+    return pinks
 
 
 def review(
@@ -398,18 +431,15 @@ def what_it_leaves(game: Game, point: Point) -> Threat | None:
 
 
 def _summary(player: Player, losses: list[float]) -> Summary:
-    """A player's summary; each loss counted above the player's median loss (the swing the
-    search's optimism for the mover puts on every move, see the module)."""
+    """A player's summary of the losses of their dots."""
     if not losses:
         return Summary(player, 0, 0, 0, 0.0)
-    swing = statistics.median(losses)
-    beyond = [loss - swing for loss in losses]
     return Summary(
         player,
         len(losses),
-        sum(1 for loss in beyond if loss > MISTAKE),
-        sum(1 for loss in beyond if loss > BLUNDER),
-        round(sum(max(0.0, loss) for loss in beyond) / len(losses), 4),
+        sum(1 for loss in losses if loss > MISTAKE),
+        sum(1 for loss in losses if loss > BLUNDER),
+        round(sum(losses) / len(losses), 4),
     )
 
 
@@ -431,3 +461,60 @@ def position_of(record: Record, actions: int) -> Game:
     for action in record.actions[:actions]:
         game.apply(action)
     return game
+
+
+# A replayed mistake's answer is good when it keeps its player's chance within this of the
+# chance the preferred move keeps (the review's own line between a move and a mistake).
+REPLAY_MARGIN = MISTAKE
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """An answer to a turning point replayed as a puzzle, judged: the point, whether it is
+    good, how it was judged (``by``: it is the move ``preferred``, the move ``played``, it
+    ``leaves`` the opponent a bigger capture than the move preferred does, or the ``search``
+    compared the player's ``chance`` after it with the ``best`` the move preferred keeps), and
+    what it leaves the opponent."""
+
+    point: Point
+    good: bool
+    by: Literal["preferred", "played", "leaves", "search"]
+    chance: float = 0.0
+    best: float = 0.0
+    left: Threat | None = None
+
+
+def judge_replay(
+    record: Record, move: int, answer: Point, *, preferred: Point, seed: int, iterations: int
+) -> Verdict:
+    """Judge ``answer`` in the position before action ``move`` (1 = the first, a dot) of
+    ``record``: the move played is never good and ``preferred`` always is; an answer after
+    which the opponent could capture more dots at once than after ``preferred`` (the rules
+    tell) is not; else it is good when the search (the review's, at ``iterations``, seeded
+    for the position) leaves its player a chance within ``REPLAY_MARGIN`` of what
+    ``preferred`` leaves (both seen the same way: the opponent to move after each). At most
+    two searches (a worker's job).
+
+    Raises:
+        DotsError: the record holds an illegal action, or ``answer`` is no free point.
+    """
+    before = position_of(record, move - 1)
+    player = record.actions[move - 1].player
+    left = what_it_leaves(before, answer)
+    if answer == record.actions[move - 1].point:
+        return Verdict(answer, False, "played", left=left)
+    if answer == preferred:
+        return Verdict(answer, True, "preferred", left=left)
+    kept = what_it_leaves(before, preferred)
+    if left is not None and left.dots > (kept.dots if kept is not None else 0):
+        return Verdict(answer, False, "leaves", left=left)
+    level = review_level(iterations)
+    seed = position_seed(seed, move - 1)
+
+    def chance_after(point: Point) -> float:
+        game = position_of(record, move - 1)
+        game.place(point)
+        return round(_chance(_look(game, level, seed).pink, player), 4)
+
+    chance, best = chance_after(answer), chance_after(preferred)
+    return Verdict(answer, chance >= best - REPLAY_MARGIN, "search", chance, best, left)

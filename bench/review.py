@@ -8,6 +8,10 @@ happen); their length is the one given per size. Prints one line per size and a 
 answers' p50/p99.
 
 Run: nice -n 10 python bench/review.py [--sizes 10 20 39] [--answers 200] [--sample N]
+
+``--pictures DIR`` writes the README's pictures of a review instead (``review-graph.png`` and
+``review-turning-point.png``: a hand-made 10x10 game in which Blue leaves six dots to be
+captured, reviewed at the review's own budget) and prints the turning points.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from ai.review import estimate, iterations_for, review  # noqa: E402
 from bot.games import GameService  # noqa: E402
 from bot.games.models import GameOptions  # noqa: E402
 from bot.games.reviews import Reviewer  # noqa: E402
-from engine import Game, Point, Record  # noqa: E402
+from engine import Game, Player, Point, Record  # noqa: E402
 
 # Size (width, height) and moves of the reviewed games.
 GAMES = {10: ((10, 10), 70), 20: ((20, 20), 250), 39: ((39, 32), 600)}
@@ -146,6 +150,69 @@ async def lag(count: int) -> None:
     print(f"  (the review was still running at the end: {running})")
 
 
+# The README's game: Blue's six dots C4..E5 in a ring of Pink's that lacks F4; Blue's J2
+# leaves it open and Pink's F4 closes it (tests/ai/test_review.py plays the same game).
+PICTURE_GAME = [
+    "B4",
+    "C4",
+    "B5",
+    "D4",
+    "C6",
+    "E4",
+    "D6",
+    "C5",
+    "E6",
+    "D5",
+    "F5",
+    "E5",
+    "E3",
+    "H8",
+    "D3",
+    "H9",
+    "C3",
+    "J2",
+    "F4",
+    "B8",
+    "J3",
+    "C8",
+    "J4",
+]
+PICTURE_GAME_ID = 12
+
+
+def pictures(out: Path) -> None:
+    """Write the README's pictures of a review into ``out``."""
+    from bot.review_text import graph_title, picture_status  # noqa: PLC0415
+    from renderer.review import GraphWords, Mark, render_before, render_graph  # noqa: PLC0415
+
+    game = Game(10, 10)
+    for name in PICTURE_GAME:
+        game.place(name)
+    made = review(game.record, seed=PICTURE_GAME_ID)
+    names = {Player.PINK: "Ann", Player.BLUE: "Bob"}
+    graph = render_graph(
+        made.estimates,
+        captures=[(c.move, c.player, c.dots) for c in made.captures],
+        marks=[Mark(t.move, t.player) for t in made.turning],
+        words=GraphWords(graph_title(PICTURE_GAME_ID, names, "en"), "move"),
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "review-graph.png").write_bytes(graph)
+    blunder = next(t for t in made.turning if t.played == Point.parse("J2"))
+    turning = render_before(
+        game.record,
+        blunder.move,
+        preferred=blunder.preferred,
+        names=names,
+        status=picture_status(blunder, "en"),
+    )
+    (out / "review-turning-point.png").write_bytes(turning)
+    print("estimates:", " ".join(f"{e:.2f}" for e in made.estimates))
+    for t in made.turning:
+        print(f"  move {t.move} {t.player.name} {t.played.name} ({t.before:.2f} -> {t.after:.2f})"
+              f", preferred {t.preferred.name if t.preferred else '-'}, wins {t.wins}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="*", default=[10, 20, 39], choices=GAMES)
@@ -153,7 +220,11 @@ def main() -> None:
     parser.add_argument(
         "--sample", type=int, default=1, help="search every Nth position only and extrapolate"
     )
+    parser.add_argument("--pictures", type=Path, help="write the README's pictures there")
     args = parser.parse_args()
+    if args.pictures is not None:
+        pictures(args.pictures)
+        return
     review_times(args.sizes, args.sample)
     asyncio.run(lag(args.answers))
 

@@ -1,16 +1,19 @@
 """The words of a review and of a puzzle, shared by the Discord adapter (bot/cogs/review.py)
 and the terminal (bot/local/review.py): the summary, the turning points, a puzzle's goal and
-a player's streak, each found by the engine (ai/review.py, ai/puzzles.py) and worded here."""
+a player's streak, each found by the engine (ai/review.py, ai/puzzles.py) and worded here;
+and a puzzle's picture, its goal written on it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from ai.puzzles import Puzzle
-from ai.review import BLUNDER, MISTAKE, Review, Summary, TurningPoint
-from bot.games.puzzles import GivenPuzzle, Judged
-from bot.i18n import Message, _, ngettext, translate
+from ai.review import BLUNDER, MISTAKE, REPLAY_MARGIN, Review, Summary, TurningPoint, Verdict
+from bot.games.puzzles import GivenPuzzle, Judged, Replay
+from bot.i18n import Message, _, ngettext, translate, words
 from engine import Player
+from renderer.review import render_before, render_position
 
 
 def percent(chance: float) -> str:
@@ -149,8 +152,8 @@ def head_text(made: Review, game_id: int, locale: str) -> str:
         _(
             "**Review of game #{game_id}**: the computer's estimate of the chance that "
             "{colour} wins, after each move ({iterations} iterations of its search a "
-            "position). A mistake loses {mistake} more of the chance than the player's "
-            "usual move, a blunder {blunder} more.",
+            "position). A mistake loses more than {mistake} of its player's chance, a "
+            "blunder more than {blunder}.",
             game_id=game_id, colour=colour_word(Player.PINK),
             iterations=made.iterations, mistake=percent(MISTAKE), blunder=percent(BLUNDER),
         ),
@@ -181,3 +184,118 @@ def progress_text(game_id: int, done: int, total: int, locale: str) -> str:
 def turning_heading(name: str, locale: str) -> str:
     """The heading of a player's turning points."""
     return translate(locale, _("**Turning points of {name}**", name=name))
+
+
+def replay_text(replay: Replay, locale: str) -> str:
+    """What a replayed turning point asks."""
+    turning = replay.turning
+    return translate(
+        locale,
+        _(
+            "Your move {move} in game #{game_id}, {played}, took your chance from {before} to "
+            "{after}. Find a better move.",
+            move=turning.move, game_id=replay.game_id, played=turning.played.name,
+            before=percent(turning.before), after=percent(turning.after),
+        ),
+    )  # fmt: skip
+
+
+def replay_status(replay: Replay, locale: str) -> str:
+    """The line on a replayed turning point's picture."""
+    return translate(
+        locale,
+        _(
+            "{player} to play: a better move than {played} (circled)",
+            player=colour_word(replay.turning.player),
+            played=replay.turning.played.name,
+        ),
+    )
+
+
+def verdict_text(verdict: Verdict, replay: Replay, locale: str) -> str:
+    """An answer to a replayed turning point, judged, with why."""
+    preferred = replay.turning.preferred.name if replay.turning.preferred else "?"
+    point = verdict.point.name
+    if verdict.by == "preferred":
+        line = _("Right: {point} is the move the computer prefers.", point=point)
+    elif verdict.by == "leaves" and verdict.left is not None:
+        line = ngettext(
+            "Not this time: after {point} your opponent could capture {n} dot at {at}; "
+            "the computer prefers {preferred}.",
+            "Not this time: after {point} your opponent could capture {n} dots at {at}; "
+            "the computer prefers {preferred}.",
+            verdict.left.dots, point=point, at=verdict.left.point.name, preferred=preferred,
+        )  # fmt: skip
+    elif verdict.good:
+        line = _(
+            "Right: {point} keeps your chance at {chance}, as good as {preferred} ({best}) "
+            "within {margin}.",
+            point=point, chance=percent(verdict.chance), preferred=preferred,
+            best=percent(verdict.best), margin=percent(REPLAY_MARGIN),
+        )  # fmt: skip
+    else:
+        line = _(
+            "Not this time: {point} leaves your chance at {chance}, where {preferred} keeps "
+            "{best}.",
+            point=point, chance=percent(verdict.chance), preferred=preferred,
+            best=percent(verdict.best),
+        )  # fmt: skip
+    return translate(locale, line)
+
+
+def puzzle_lines(given: GivenPuzzle, locale: str) -> list[str]:
+    """What a puzzle given says: its number and goal, how to answer, the streak (a proved
+    puzzle's; a replayed turning point counts in none)."""
+    puzzle = given.puzzle
+    goal = (
+        replay_text(puzzle, locale)
+        if isinstance(puzzle, Replay)
+        else goal_text(puzzle, locale) + "."
+    )
+    first = (
+        _("You still have puzzle #{number} to answer.", number=given.attempt_id)
+        if given.again
+        else _("Puzzle #{number}.", number=given.attempt_id)
+    )
+    lines = [translate(locale, first) + " " + goal]
+    lines.append(translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")))
+    if not isinstance(puzzle, Replay):
+        lines.append(streak_text(given, locale))
+    return lines
+
+
+def judged_text(judged: Judged, locale: str) -> str:
+    """An answer judged: right or not, the answer and the line (and the streak), or a
+    replayed turning point's verdict with why."""
+    if isinstance(judged.puzzle, Replay):
+        assert judged.verdict is not None  # a replay's answer is judged by a verdict
+        return verdict_text(judged.verdict, judged.puzzle, locale)
+    line = ", ".join(p.name for p in judged.puzzle.line)
+    if judged.solved:
+        verdict = _("Right: {point} does it. The line: {line}.", point=judged.point.name,
+                    line=line)  # fmt: skip
+    else:
+        verdict = _(
+            "Not this time: {point} does not do it. The answer: {answers}; the line: {line}.",
+            point=judged.point.name,
+            answers=", ".join(p.name for p in judged.puzzle.solutions),
+            line=line,
+        )
+    return translate(locale, verdict) + "\n" + streak_text(judged, locale)
+
+
+def puzzle_picture(puzzle: Puzzle | Replay, locale: str) -> Callable[[], bytes]:
+    """The call (picklable, for a worker) that draws a puzzle with its goal on it: a replayed
+    turning point's position with the move played circled."""
+    if isinstance(puzzle, Replay):
+        return partial(
+            render_before,
+            puzzle.record,
+            puzzle.turning.move,
+            preferred=None,
+            status=replay_status(puzzle, locale),
+            words=words(locale),
+        )
+    return partial(
+        render_position, puzzle.record, status=picture_goal(puzzle, locale), words=words(locale)
+    )

@@ -30,14 +30,18 @@ from renderer.palette import (
 )
 from renderer.picture import Names, paint, scene_of
 from renderer.png import compress_level, render_png
-from renderer.text import clean, fit, font
+from renderer.text import clean, fit, font, width_of
 from renderer.words import ENGLISH, Words
 
 WIDTH = 720
 HEIGHT = 420
 TITLE = 26
 LABEL_SIZE = 22
-MARGIN_LEFT = 70
+# The room left of the axis labels ("100%" right-aligned against the graph keeps this much
+# paper before it).
+EDGE_ROOM = 12
+LABEL_GAP = 8
+MARGIN_LEFT = round(EDGE_ROOM + width_of("100%", LABEL_SIZE) + LABEL_GAP)
 MARGIN_RIGHT = 24
 TOP = 52
 BOTTOM = 70
@@ -93,7 +97,9 @@ def render_graph(
     for chance in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = y_of(chance)
         draw.line([(left, y), (right, y)], fill=EDGE if chance == 0.5 else GRID, width=2)
-        _text(draw, f"{round(chance * 100)}%", LABEL_SIZE, (left - 8, y), LABEL, anchor="rm")
+        _text(
+            draw, f"{round(chance * 100)}%", LABEL_SIZE, (left - LABEL_GAP, y), LABEL, anchor="rm"
+        )
     step = _tick_step(moves)
     for move in range(0, moves + 1, step):
         x = x_of(move)

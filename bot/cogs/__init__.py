@@ -31,7 +31,8 @@ from bot.cogs.info import Info
 from bot.cogs.picker import PickerMove, PickPoint
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton, Rematches
-from bot.cogs.review import Review, ReviewButton
+from bot.cogs.review import EVENT_NAMES as PUZZLE_EVENTS
+from bot.cogs.review import DailyButton, ReplayButton, Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
@@ -44,10 +45,10 @@ COGS = (
 )  # fmt: skip
 DYNAMIC_ITEMS = (
     CardButton, ChallengeButton, ConfirmButton, GamePicker, PickPoint, PickerMove, RematchButton,
-    TakebackButton, ReviewButton, EntryButton, DrawButton,
+    TakebackButton, ReviewButton, ReplayButton, DailyButton, EntryButton, DrawButton,
 )  # fmt: skip
 # The name each service event is dispatched under (a listener ``on_<name>`` receives it).
-EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS}
+EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS, **PUZZLE_EVENTS}
 
 __all__ = [
     "COGS",

@@ -1,5 +1,5 @@
 """Server admin commands (Manage Server): cancel a game, the game channel, the default clock
-and the per-user limits."""
+and the per-user limits, the channel of the puzzle of the day."""
 
 from __future__ import annotations
 
@@ -156,6 +156,41 @@ class Admin(
             language=posts,
         )
         await reply(interaction, deferred, translate(locale, settings), ephemeral=True)
+
+    @app_commands.command(
+        name="daily-puzzle", description=N_("A puzzle posted every day in a channel, or none")
+    )
+    @app_commands.describe(
+        channel=N_("The channel for the puzzle of the day (the first is posted at once)"),
+        off=N_("Post no more puzzles of the day"),
+    )
+    async def daily_puzzle(
+        self,
+        interaction: discord.Interaction[Any],
+        channel: discord.TextChannel | None = None,
+        off: bool = False,
+    ) -> None:
+        """Show, set or turn off the server's puzzle of the day."""
+        assert interaction.guild_id is not None
+        service, guild_id = self.bot.service, interaction.guild_id
+        if off:
+            work = service.set_daily_puzzle(guild_id=guild_id, channel_id=None)
+        elif channel is not None:
+            work = service.set_daily_puzzle(guild_id=guild_id, channel_id=channel.id)
+        else:
+            work = service.daily_puzzle(guild_id=guild_id)
+        daily, deferred = await in_time(interaction, work, ephemeral=True)
+        if daily is not None:
+            due = daily.next_due or service.now().timestamp()
+            said = _("The puzzle of the day is posted in <#{channel}>; the next one <t:{t}:R>.",
+                     channel=daily.channel_id, t=int(due))  # fmt: skip
+        elif off:
+            said = N_("The puzzle of the day is off.")
+        else:
+            said = N_("There is no puzzle of the day in this server: choose its channel.")
+        await reply(
+            interaction, deferred, translate(user_locale(interaction), said), ephemeral=True
+        )
 
 
 def describe_limits(limits: UserLimits, locale: str = SOURCE) -> str:

@@ -4,15 +4,19 @@
 turning points (each with a picture of the position before it); the message shows the search's
 progress while the review is made (in the review worker pool: bot/games/reviews.py), and a
 review made once is shown again at once. /puzzle gives the caller a puzzle privately, and
-``/puzzle answer:E5`` judges their answer by the exact search's solutions.
+``/puzzle answer:E5`` judges their answer by the exact search's solutions. Under each
+player's turning points, Replay my mistakes gives that player (only) their next turning point
+as a puzzle of their own, answered by ``/puzzle answer:`` too (bot/games/reviews.py judges it).
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import time
+from collections.abc import Awaitable
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -25,24 +29,30 @@ from bot.cogs.locales import user_locale
 from bot.cogs.names import picture_names
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_original, follow_up, send
-from bot.games import GameView, Refusal
+from bot.games import GameView, PostKind, Refusal
 from bot.games.errors import NoSuchGame
-from bot.games.puzzles import GivenPuzzle, Judged
+from bot.games.puzzles import DailyPuzzle, GivenPuzzle
 from bot.i18n import N_, SOURCE, _, translate, words
+from bot.outbox import delivering
 from bot.review_text import (
     goal_text,
     graph_title,
     head_text,
-    picture_goal,
+    judged_text,
     picture_status,
     progress_text,
-    streak_text,
+    puzzle_lines,
+    puzzle_picture,
     summary_line,
     turning_heading,
     turning_text,
 )
 from engine import Player
-from renderer.review import GraphWords, Mark, render_before, render_graph, render_position
+from renderer.review import GraphWords, Mark, render_before, render_graph
+
+log = logging.getLogger(__name__)
+
+EVENT_NAMES = {DailyPuzzle: "dots_daily_puzzle"}
 
 # The progress line is edited at most this often (Discord's rate limit on edits).
 PROGRESS_EVERY = 1.0
@@ -153,10 +163,13 @@ async def post(
                 discord.File(io.BytesIO(png), filename=f"review-{view.game_id}-{point.move}.png")
             )
         heading = turning_heading(names[player], locale)
+        buttons = discord.ui.View(timeout=None)
+        if any(point.preferred is not None for point in turning):
+            buttons.add_item(ReplayButton("game", view.game_id, player=int(player), locale=locale))
         if channel is None:
-            await follow_up(interaction, "\n".join([heading, *texts]), files=files)
+            await follow_up(interaction, "\n".join([heading, *texts]), files=files, view=buttons)
         else:
-            await send(channel, "\n".join([heading, *texts]), files=files)
+            await send(channel, "\n".join([heading, *texts]), files=files, view=buttons)
 
 
 class ReviewButton(
@@ -178,11 +191,137 @@ class ReviewButton(
         await post_review(bot_of(interaction), interaction, self.key)
 
 
+class PuzzleButton(PersistentItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that gives the presser a puzzle privately (``give``), answered by ``/puzzle
+    answer:``; its label ``LABEL``, the number its custom id carries ``NUMBER`` (kept as
+    ``number``)."""
+
+    LABEL: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+    NUMBER: ClassVar[str]
+
+    def __init__(self, action: str, key: Any, /, **options: Any) -> None:
+        self.number = int(options.pop(self.NUMBER, None) or 0)
+        super().__init__(action, key, **options)
+
+    def component(self, *, locale: str = SOURCE, **options: Any) -> discord.ui.Button[Any]:
+        """The button, its label in ``locale``."""
+        return discord.ui.Button(
+            label=translate(locale, self.LABEL),
+            style=self.STYLE,
+            custom_id=self.made_id(**{self.NUMBER: self.number}),
+        )
+
+    def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
+        """The use-case that gives ``user_id`` the puzzle."""
+        raise NotImplementedError
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        """Give the presser the puzzle, privately (a refusal is private from the start)."""
+        bot = bot_of(interaction)
+        given, deferred = await in_time(
+            interaction, self.give(bot, interaction.user.id), ephemeral=True
+        )
+        await show_puzzle(bot, interaction, deferred, given, user_locale(interaction))
+
+
+class ReplayButton(
+    PuzzleButton, custom_id=CustomId("dots:replay", ("game",), fields=(("player", "[0-9]{1,12}"),))
+):
+    """Replay my mistakes (under a player's turning points; the key is the game's id and the
+    number the player's colour): the next of them given privately to that player as a
+    puzzle; anyone else's press is refused privately."""
+
+    LABEL = N_("Replay my mistakes")
+    NUMBER = "player"
+
+    def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
+        """The presser's next turning point.
+
+        Raises:
+            Refusal: the custom id names no colour (forged).
+        """
+        if self.number not in (Player.PINK, Player.BLUE):
+            raise Refusal(N_("this button is not one I know: nothing changed"))
+        return bot.service.replay_mistake(
+            game_id=self.key, user_id=user_id, player=Player(self.number)
+        )
+
+
+async def show_puzzle(
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    deferred: bool | None,
+    given: GivenPuzzle,
+    locale: str,
+) -> None:
+    """Answer ``interaction`` privately with the puzzle given: its picture, what it asks, how
+    to answer (and the streak, for a proved puzzle)."""
+    if deferred is None:
+        deferred = await defer(interaction, ephemeral=True)
+    png = await bot.service.reviews.reviewer.run(puzzle_picture(given.puzzle, locale))
+    lines = puzzle_lines(given, locale)
+    file = discord.File(io.BytesIO(png), filename=f"puzzle-{given.attempt_id}.png")
+    await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
+
+
+class DailyButton(
+    PuzzleButton,
+    custom_id=CustomId("dots:daily", ("solve",), fields=(("day", "[0-9]{1,12}"),)),
+):
+    """Solve (under a server's puzzle of the day; the key is the server, the number the day):
+    the day's puzzle given privately to the presser."""
+
+    LABEL = N_("Solve")
+    STYLE = discord.ButtonStyle.primary
+    NUMBER = "day"
+
+    def give(self, bot: GameBot, user_id: int) -> Awaitable[GivenPuzzle]:
+        """The day's puzzle, if it is still the server's day."""
+        return bot.service.give_daily_puzzle(guild_id=self.key, user_id=user_id, day=self.number)
+
+
+async def post_daily(bot: GameBot, daily: DailyPuzzle) -> None:
+    """Post a server's puzzle of the day in its channel: the picture stating the goal and the
+    Solve button. A channel the bot cannot post in (gone, or no permission) is logged, not
+    retried: the next day tries again (an admin may choose another channel meanwhile)."""
+    locale = await bot.locales.of_guild(daily.guild_id)
+    png = await bot.service.reviews.reviewer.run(puzzle_picture(daily.puzzle, locale))
+    content = translate(
+        locale,
+        _(
+            "**Puzzle of the day #{day}**: {goal}. Press Solve to take it, then answer with "
+            "`/puzzle answer:E5`; it counts in your streak.",
+            day=daily.day,
+            goal=goal_text(daily.puzzle, locale),
+        ),
+    )
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(DailyButton("solve", daily.guild_id, day=daily.day, locale=locale))
+    channel = bot.get_partial_messageable(daily.channel_id, guild_id=daily.guild_id)
+    file = discord.File(io.BytesIO(png), filename=f"puzzle-of-the-day-{daily.day}.png")
+    try:
+        await send(channel, content, files=[file], view=buttons)
+    except (discord.Forbidden, discord.NotFound) as error:
+        log.warning(
+            "the puzzle of the day of server %s cannot be posted in channel %s: %s",
+            daily.guild_id,
+            daily.channel_id,
+            error.text or error.status,
+        )
+
+
 class Review(commands.Cog):
     """/review and /puzzle."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_dots_daily_puzzle(self, daily: DailyPuzzle) -> None:
+        """Post a server's puzzle of the day (with the nonces of its outbox row)."""
+        async with delivering(self.bot.outbox, PostKind.DAILY):
+            await post_daily(self.bot, daily)
 
     @app_commands.command(name="review", description=N_("The computer's review of a finished game"))
     @app_commands.guild_only()
@@ -222,56 +361,11 @@ class Review(commands.Cog):
             given, deferred = await in_time(
                 interaction, service.give_puzzle(user_id=interaction.user.id), ephemeral=True
             )
-            await self._show(interaction, deferred, given, locale)
+            await show_puzzle(self.bot, interaction, deferred, given, locale)
             return
         judged, deferred = await in_time(
             interaction,
             service.answer_puzzle(user_id=interaction.user.id, point=answer, attempt_id=number),
             ephemeral=True,
         )
-        await reply(interaction, deferred, self._judged(judged, locale), ephemeral=True)
-
-    async def _show(
-        self,
-        interaction: discord.Interaction[Any],
-        deferred: bool | None,
-        given: GivenPuzzle,
-        locale: str,
-    ) -> None:
-        if deferred is None:
-            deferred = await defer(interaction, ephemeral=True)
-        goal = goal_text(given.puzzle, locale)
-        png = await self.bot.service.reviews.reviewer.run(
-            partial(
-                render_position,
-                given.puzzle.record,
-                status=picture_goal(given.puzzle, locale),
-                words=words(locale),
-            )
-        )
-        first = (
-            _("You still have puzzle #{number} to answer.", number=given.attempt_id)
-            if given.again
-            else _("Puzzle #{number}.", number=given.attempt_id)
-        )
-        lines = [
-            translate(locale, first) + " " + goal + ".",
-            translate(locale, _("Answer with `/puzzle answer:E5` (a point of your choice).")),
-            streak_text(given, locale),
-        ]
-        file = discord.File(io.BytesIO(png), filename=f"puzzle-{given.attempt_id}.png")
-        await reply(interaction, deferred, "\n".join(lines), files=[file], ephemeral=True)
-
-    def _judged(self, judged: Judged, locale: str) -> str:
-        line = ", ".join(p.name for p in judged.puzzle.line)
-        if judged.solved:
-            verdict = _("Right: {point} does it. The line: {line}.", point=judged.point.name,
-                        line=line)  # fmt: skip
-        else:
-            verdict = _(
-                "Not this time: {point} does not do it. The answer: {answers}; the line: {line}.",
-                point=judged.point.name,
-                answers=", ".join(p.name for p in judged.puzzle.solutions),
-                line=line,
-            )
-        return translate(locale, verdict) + "\n" + streak_text(judged, locale)
+        await reply(interaction, deferred, judged_text(judged, locale), ephemeral=True)

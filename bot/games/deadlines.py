@@ -32,6 +32,7 @@ from bot.games.models import (
     TakebackAsked,
     TimedOut,
 )
+from bot.games.puzzles import DailyPuzzle
 from bot.games.service import GameService
 from bot.games.takebacks import point_of, request_of
 from bot.games.tournament_models import TournamentNews
@@ -81,10 +82,16 @@ async def _fire_tournament(service: GameService, timer: TimerRow, now: datetime)
     )
 
 
+async def _fire_daily(service: GameService, timer: TimerRow, now: datetime) -> Firing | None:
+    """A server's puzzle of the day."""
+    return Firing(PostKind.DAILY, lambda: service.post_daily_puzzle(guild_id=timer.ref_id))
+
+
 TIMERS: dict[str, Fire] = {
     TimerKind.GAME: _fire_game,
     TimerKind.CHALLENGE: _fire_challenge,
     TimerKind.TOURNAMENT: _fire_tournament,
+    TimerKind.DAILY: _fire_daily,
 }
 """What fires each kind of timer."""
 
@@ -249,6 +256,11 @@ async def _tournament(service: GameService, row: PostRow) -> Event | None:
     return news  # type: ignore[return-value]
 
 
+async def _daily(service: GameService, row: PostRow) -> Event | None:
+    posted = await service.daily_puzzle_posted(guild_id=row.ref_id, day=row.seq or 0)
+    return posted  # type: ignore[return-value]
+
+
 POSTS: dict[str, PostEntry] = {
     PostKind.TIME_OUT: PostEntry(TimedOut, _time_out),
     PostKind.REMINDER: PostEntry(Reminder, _reminder),
@@ -260,6 +272,7 @@ POSTS: dict[str, PostEntry] = {
     PostKind.TAKEBACK: PostEntry(TakebackAnswered, _takeback),
     PostKind.ASKED: PostEntry(TakebackAsked, _asked),
     PostKind.OFFERED: PostEntry(RematchOffered, _offered),
+    PostKind.DAILY: PostEntry(DailyPuzzle, _daily),
 }
 """What each kind of post publishes."""
 

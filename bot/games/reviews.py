@@ -10,6 +10,13 @@ and kept (``bot.games.puzzles``).
 
 Limits: a running game, an aborted game and a game of no move are refused; each player may
 have ``REVIEWS_PER_HOUR`` reviews made an hour (a stored review is shown to anyone, free).
+
+A player replays their own turning points as puzzles (``replay_mistake``, given and answered
+through ``Puzzles``); an answer is judged in the pool by ``ai.review.judge_replay``: the move
+the review preferred is right, the move played is refused (nothing changes), a move after
+which the opponent could capture more at once than after the preferred one is wrong, and any
+other is right when the search leaves its player a chance within ``REPLAY_MARGIN`` (0.1, the
+review's line between a move and a mistake) of what the preferred move leaves.
 """
 
 from __future__ import annotations
@@ -26,17 +33,17 @@ from datetime import timedelta
 from functools import partial
 from typing import TypeVar
 
-from ai.review import Estimate, Review, assemble, estimate, iterations_for
+from ai.review import Estimate, Review, Verdict, assemble, estimate, iterations_for, judge_replay
 from bot.games.convert import to_ts
 from bot.games.core import GameCore
 from bot.games.errors import Refusal
 from bot.games.models import GameView
-from bot.games.puzzles import Puzzles, mine_game
+from bot.games.puzzles import GivenPuzzle, NoPuzzle, Puzzles, Replay, mine_game
 from bot.games.queries import Queries
 from bot.games.workers import new_pool
 from bot.i18n import _, ngettext
 from bot.storage.rows import GameStatus
-from engine import Record
+from engine import Player, Point, Record
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +63,11 @@ class NotReviewable(Refusal):
 
 class TooManyReviews(Refusal):
     """The player asked for more reviews this hour than the limit."""
+
+
+class NoReplay(Refusal):
+    """No turning point to replay: the game has no review, the caller did not play it (or
+    not that side), or they have replayed every one of theirs."""
 
 
 # A review worker runs this much nicer than the bot: on a busy machine the bot's own answers
@@ -82,19 +94,15 @@ class Reviewer:
     def __init__(
         self, *, processes: bool = True, workers: int = 1, iterations: int | None = None
     ) -> None:
-        self.processes = processes
-        self.workers = workers
         self.iterations = iterations
+        self._new_pool = partial(
+            new_pool, processes=processes, workers=workers, name="review", initializer=_start_worker
+        )
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = new_pool(
-                processes=self.processes,
-                workers=self.workers,
-                name="review",
-                initializer=_start_worker,
-            )
+            self._pool = self._new_pool()
         return self._pool
 
     async def run(self, call: Callable[[], T]) -> T:
@@ -150,6 +158,7 @@ class Reviews:
         self.reviewer = reviewer or Reviewer()
         self._running: dict[int, asyncio.Future[Review]] = {}
         self._mining: set[asyncio.Task[None]] = set()
+        puzzles.replays = self
 
     async def stored_review(self, *, game_id: int) -> Review | None:
         """A game's stored review, or None."""
@@ -242,6 +251,71 @@ class Reviews:
                     REVIEWS_PER_HOUR,
                 )
             )
+
+    async def replay_mistake(
+        self, *, game_id: int, user_id: int, player: Player | None = None
+    ) -> GivenPuzzle:
+        """The next of ``user_id``'s own turning points in game ``game_id``'s stored review
+        (of side ``player``, when given), given to them as a puzzle (``Puzzles.give_replay``:
+        a puzzle still waiting for their answer is given again instead).
+
+        Raises:
+            NoSuchGame: no game has that id.
+            NoReplay: no review is stored, ``user_id`` did not play (that side of) the game,
+                or every one of their turning points was given to them already.
+        """
+        view = await self.queries.game(game_id)
+        review = await self.stored_review(game_id=game_id)
+        if review is None:
+            raise NoReplay(
+                _("game #{game_id} has no review yet: ask for it with /review", game_id=game_id)
+            )
+        sides = [p for p, uid in ((Player.PINK, view.pink_id), (Player.BLUE, view.blue_id))
+                 if uid == user_id and player in (None, p)]  # fmt: skip
+        if not sides:
+            raise NoReplay(
+                _("only the player who made these moves in game #{game_id} can replay them",
+                  game_id=game_id)
+            )  # fmt: skip
+        given = await self.puzzles.given_keys(user_id=user_id)
+        for side in sides:
+            for turning in review.turning_of(side):
+                replay = Replay(game_id, view.game.record, turning, review.seed, review.iterations)
+                if turning.preferred is not None and replay.key not in given:
+                    return await self.puzzles.give_replay(replay, user_id=user_id)
+        raise NoReplay(
+            _("you have replayed every turning point of yours in game #{game_id}",
+              game_id=game_id)
+        )  # fmt: skip
+
+    async def replay_of(self, *, game_id: int, move: int) -> Replay:
+        """Turning point ``move`` of game ``game_id``'s stored review, as a puzzle.
+
+        Raises:
+            NoPuzzle: the review or that turning point is not stored.
+        """
+        view = await self.queries.game(game_id)
+        review = await self.stored_review(game_id=game_id)
+        found = [t for t in review.turning if t.move == move] if review is not None else []
+        if review is None or not found:
+            raise NoPuzzle(_("that turning point is no longer stored"))
+        return Replay(game_id, view.game.record, found[0], review.seed, review.iterations)
+
+    async def judge(self, replay: Replay, point: Point) -> Verdict:
+        """``point`` as the answer to ``replay`` (``ai.review.judge_replay``), in a worker."""
+        preferred = replay.turning.preferred
+        assert preferred is not None  # only turning points with a preferred move are replayed
+        return await self.reviewer.run(
+            partial(
+                judge_replay,
+                replay.record,
+                replay.turning.move,
+                point,
+                preferred=preferred,
+                seed=replay.seed,
+                iterations=self.reviewer.iterations or replay.iterations,
+            )
+        )
 
     def is_reviewing(self, game_id: int) -> bool:
         """Whether this process is making the game's review now."""

@@ -167,6 +167,12 @@ class GameService:
 
         self.give_puzzle = self.puzzles.give
         self.answer_puzzle = self.puzzles.answer
+        self.replay_mistake = self.reviews.replay_mistake
+        self.set_daily_puzzle = self.puzzles.set_daily
+        self.daily_puzzle = self.puzzles.daily
+        self.post_daily_puzzle = self.puzzles.post_daily
+        self.daily_puzzle_posted = self.puzzles.daily_posted
+        self.give_daily_puzzle = self.puzzles.give_daily
         self.puzzle_streak = self.puzzles.streak
 
         self.create_tournament = self.tournaments.create

@@ -12,7 +12,8 @@ saved game is offered, and a new game takes the defaults.
 The package: ``options`` (the command line), ``game`` (the game at the keyboard and
 ``play_local``), ``interrupts`` (Ctrl-C and reading lines), ``board`` (the text board and its
 legend, with the colours' initials of the game's language), ``words`` (the help, typed lines
-cleaned, and what the terminal says beyond ``bot.text``).
+cleaned, and what the terminal says beyond ``bot.text``), ``review`` (the review offered at the
+end of a game) and ``puzzle`` (the ``puzzle`` command).
 """
 
 from __future__ import annotations

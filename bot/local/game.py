@@ -43,6 +43,7 @@ from bot.local.options import (
     PINK_USER_ID,
     LocalOptions,
 )
+from bot.local.puzzle import solve_puzzle
 from bot.local.review import review_game
 from bot.local.words import clean_line, help_text, point_error, result_line, run_line
 from bot.pictures import game_gif, game_png
@@ -344,6 +345,12 @@ class LocalGame:
             if word in ("help", "?", "h"):
                 self.write(self._help())
             elif word == "board":
+                self._show(view, "")
+            elif word == "puzzle":
+                await solve_puzzle(
+                    self.service, user_id=user_id, locale=self.locale, out=self.options.out,
+                    read=self.read, write=self.write,
+                )  # fmt: skip
                 self._show(view, "")
             elif word == "undo" and self.computer is None:
                 self.write(self.t(_(SORRY, reason=self.t(NO_UNDO))))

@@ -21,6 +21,7 @@ COMMANDS = N_("""\
   resign          resign: your opponent wins (asks to confirm)
   board           show the board again""")
 UNDO = N_("  undo            take back your last move and the computer's reply")
+PUZZLE = N_("  puzzle          a puzzle to solve at your level (the game waits)")
 LAST_COMMANDS = N_("""\
   help            this list
   quit            leave (so do Ctrl-D and Ctrl-C); the game is saved and `{command}`
@@ -38,7 +39,7 @@ def help_text(locale: str = SOURCE, *, computer: bool, command: str = "dots-bot 
     to start the terminal again, as it was started."""
     heading = HEADING_AGAINST_COMPUTER if computer else HEADING_AT_ONE_KEYBOARD
     last = Message(LAST_COMMANDS, {"command": command})
-    parts = [heading, COMMANDS, *([UNDO] if computer else []), last]
+    parts = [heading, COMMANDS, *([UNDO] if computer else []), PUZZLE, last]
     return "\n".join(translate(locale, part) for part in parts)
 
 

@@ -284,6 +284,18 @@ puzzle_streaks = Table(
     Column("updated", Float),
 )
 
+# A server's daily puzzle (0016): its channel and its day's puzzle (JSON, as an attempt's).
+daily_puzzles = Table(
+    "daily_puzzles",
+    metadata,
+    _key("guild_id"),
+    Column("channel_id", BigInteger),
+    Column("day", Integer),
+    Column("puzzle_key", Text),
+    Column("data", Text),
+    Column("posted", Float),
+)
+
 # -- tournaments (0012) ----------------------------------------------------------
 
 tournaments = Table(

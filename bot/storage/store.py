@@ -73,7 +73,7 @@ class Store:
         self.challenges = ChallengeRepository(db, timers=self.timers)
         self.takebacks = TakebackRepository(db, games=self.games, timers=self.timers)
         self.reviews = ReviewRepository(db)
-        self.puzzles = PuzzleRepository(db)
+        self.puzzles = PuzzleRepository(db, timers=self.timers)
         self.tournaments = TournamentRepository(db, timers=self.timers, stickers=self.stickers)
         self._one_off: AsyncConnection | None = None
 

@@ -30,10 +30,13 @@ from bot.storage.rows import (
     TournamentStatus,
     WakeRule,
 )
-from bot.storage.schema import outbox, timers, tournaments
+from bot.storage.schema import daily_puzzles, outbox, timers, tournaments
 from bot.storage.statements import read_challenge, read_game
 from bot.storage.timers import ALL_SHARDS, SHARD_SHIFT, Claim, Shards, current_claim
 from bot.storage.upsert import upsert
+
+# A server's daily puzzle is posted this long after the one before.
+DAY_SECONDS = 24 * 3600.0
 
 # The NOTIFY channel of the timers table's trigger (migration 0008).
 CHANNEL = "dots_timers"
@@ -67,6 +70,7 @@ class TimerKind(enum.StrEnum):
     GAME = "game"  # a game's clock: its reminder, then its time-out
     CHALLENGE = "challenge"  # a challenge's expiry
     TOURNAMENT = "tournament"  # a tournament's next step: registration closes, a round ends
+    DAILY = "daily"  # a server's next puzzle of the day (ref_id: the server)
 
 
 def deadline_wake(row: GameRow) -> float | None:
@@ -87,6 +91,7 @@ class TimerRepository:
             TimerKind.GAME: self._game_due,
             TimerKind.CHALLENGE: _challenge_due,
             TimerKind.TOURNAMENT: _tournament_due,
+            TimerKind.DAILY: _daily_due,
         }
 
     async def _game_due(self, conn: AsyncConnection, game_id: int) -> float | None:
@@ -140,7 +145,20 @@ class TimerRepository:
         """Set (or with None delete) a tournament's timer, in the transaction of its change:
         its registration's close, its round's deadline, or now (its round's last game ended,
         its creator started it)."""
-        key = {"kind": TimerKind.TOURNAMENT.value, "ref_id": tournament_id}
+        await self.set_timer(conn, TimerKind.TOURNAMENT, tournament_id, guild_id=guild_id, due=due)
+
+    async def set_timer(
+        self,
+        conn: AsyncConnection,
+        kind: TimerKind,
+        ref_id: int,
+        *,
+        guild_id: int,
+        due: float | None,
+    ) -> None:
+        """Set (or with None delete) the timer of ``kind`` ``ref_id``, in the caller's
+        transaction (a server's daily puzzle: when its next one is posted)."""
+        key = {"kind": kind.value, "ref_id": ref_id}
         if due is None:
             await _CLEAR_TIMER.run(conn, key)
         else:
@@ -293,6 +311,18 @@ async def _tournament_due(conn: AsyncConnection, tournament_id: int) -> float | 
     if status == TournamentStatus.RUNNING:
         return None if deadline is None else float(deadline)
     return None
+
+
+async def _daily_due(conn: AsyncConnection, guild_id: int) -> float | None:
+    # A day after the last post (at once if none yet); None once the channel is unset.
+    found = (
+        await conn.execute(
+            select(daily_puzzles.c.posted).where(daily_puzzles.c.guild_id == guild_id)
+        )
+    ).first()
+    if found is None:
+        return None
+    return time.time() if found[0] is None else float(found[0]) + DAY_SECONDS
 
 
 def _shard_of(guild_id: Any, count: int) -> Any:

@@ -39,6 +39,7 @@ class PostKind(enum.StrEnum):
     TAKEBACK = "takeback"  # a takeback request accepted or declined (answering the click)
     ASKED = "asked"  # a takeback request (answering /takeback)
     OFFERED = "offered"  # a rematch offer to a player (answering the Rematch click)
+    DAILY = "daily"  # a server's puzzle of the day (seq: the day)
 
 
 # Discord's shard of a server: (guild_id >> 22) % shard_count (its developer documentation).

@@ -7,12 +7,16 @@ import pytest
 from ai.review import (
     MAX_ITERATIONS,
     MIN_ITERATIONS,
+    REPLAY_MARGIN,
     Estimate,
     Gain,
     Review,
+    Threat,
+    Verdict,
     assemble,
     estimate,
     iterations_for,
+    judge_replay,
     review,
     what_it_leaves,
     what_it_wins,
@@ -112,3 +116,60 @@ def test_assembling_refuses_estimates_that_do_not_cover_the_game() -> None:
     record = blunder_game().record
     with pytest.raises(ValueError, match="1 estimates for 24 positions"):
         assemble(record, [Estimate(0.5, 0, None, 1)], seed=1, iterations=1)
+
+
+def test_the_estimates_are_pinks_chance_the_same_way_on_both_players_turns() -> None:
+    # A level game each search sees optimistically for its mover (0.6 whoever moves): read
+    # as it is, Pink's chance would zig-zag 0.6, 0.4, 0.6 ...; steadied it stays one half.
+    game = Game(10, 10)
+    for name in ["E5", "F5", "E6", "F6", "E7", "F7"]:
+        game.place(name)
+    record = game.record
+    looks = [
+        Estimate(0.6 if n % 2 == 0 else 0.4, 0, Point.parse("A1"), 100)
+        for n in range(len(record.actions) + 1)
+    ]
+    made = assemble(record, looks, seed=1, iterations=100)
+    assert made.estimates == (0.5,) * len(looks)
+    assert all(s.mistakes == 0 for s in made.summaries)
+    # One real drop (Blue's 4th action F6 loses 0.3 of Blue's chance) stays a drop.
+    looks[4] = Estimate(0.9, 0, Point.parse("A1"), 100)
+    looks[5] = Estimate(0.7, 0, Point.parse("A1"), 100)
+    looks[6] = Estimate(0.9, 0, Point.parse("A1"), 100)
+    made = assemble(record, looks, seed=1, iterations=100)
+    assert made.estimates[:4] == (0.5,) * 4
+    assert made.estimates[4] > 0.7
+    assert made.turning_of(Player.BLUE)[0].move == 4
+
+
+def test_a_replayed_blunder_accepts_the_saving_move_and_refuses_what_leaves_the_six_dots() -> None:
+    record = blunder_game().record
+    f4 = Point.parse("F4")
+
+    def judged(name: str) -> Verdict:
+        return judge_replay(
+            record, BLUNDER, Point.parse(name), preferred=f4, seed=3, iterations=BUDGET
+        )
+
+    assert judged("F4").good and judged("F4").by == "preferred"
+    played = judged("J2")
+    assert not played.good and played.by == "played"
+    for elsewhere in ("A1", "F3", "G7"):
+        verdict = judged(elsewhere)
+        assert not verdict.good and verdict.by == "leaves"
+        assert verdict.left == Threat(f4, 6)
+
+
+def test_a_replayed_mistake_accepts_a_move_the_search_finds_as_good_as_the_preferred() -> None:
+    # Pink's quiet second dot: far from everything, the search sees no move much better than
+    # another, so a neighbour of the preferred move is as good as it, judged by the search.
+    game = Game(10, 10)
+    for name in ["E5", "F6", "A10"]:
+        game.place(name)
+    record = game.record
+    verdict = judge_replay(
+        record, 3, Point.parse("E6"), preferred=Point.parse("E7"), seed=1, iterations=BUDGET
+    )
+    assert verdict.by == "search"
+    assert verdict.good == (verdict.chance >= verdict.best - REPLAY_MARGIN)
+    assert verdict.good

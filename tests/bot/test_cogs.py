@@ -929,6 +929,8 @@ def test_custom_ids_keep_the_formats_of_buttons_posted_before() -> None:
             r"dots:draw:(?P<action>accept|decline):(?P<key>[0-9]+):(?P<moves>[0-9]{1,6})"
             r":(?P<by>[0-9]{1,20})"
         ),
+        "ReplayButton": r"dots:replay:(?P<action>game):(?P<key>[0-9]+):(?P<player>[0-9]{1,12})",
+        "DailyButton": r"dots:daily:(?P<action>solve):(?P<key>[0-9]+):(?P<day>[0-9]{1,12})",
     }
 
 

@@ -122,3 +122,27 @@ async def test_a_review_longer_than_the_answers_lifetime_is_posted_in_the_channe
     assert any(f"Review of game #{game_id}" in c.content for c in posts)
     assert any("Turning points of" in c.content for c in posts)
     assert not any("Reviewing game" in c.content for c in calls)  # no edit after the lifetime
+
+
+async def test_a_player_replays_their_own_turning_point_privately_and_no_one_else_can(
+    world: World,
+) -> None:
+    h = world.harness
+    game_id, thread = await finished(world)
+    await h.slash(ANN, "review", channel_id=thread)
+    blue = f"dots:replay:game:{game_id}:2"
+    message = h.last_message_with(blue)
+    assert "Turning points of" in message["content"]
+    await refused(world, h.click(CAT, message, blue), "only the player")
+    await refused(world, h.click(ANN, message, blue), "only the player")
+    calls = await h.click(BOB, message, blue)
+    shown = [c for c in calls if c.content]
+    assert shown and all(c.is_ephemeral for c in shown)
+    assert "Puzzle #" in shown[-1].content and "J2" in shown[-1].content
+    assert "Find a better move" in shown[-1].content
+    assert any(name.startswith("puzzle-") for name in files_of(calls))
+    await refused(world, h.slash(BOB, "puzzle", answer="J2"), "the move you played")
+    calls = await h.slash(BOB, "puzzle", answer="F4")
+    answer = private_refusal(calls, "Right", "F4")
+    assert answer.is_ephemeral
+    await refused(world, h.slash(BOB, "puzzle", answer="F4"), "no puzzle")

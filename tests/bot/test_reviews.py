@@ -13,8 +13,18 @@ import pytest_asyncio
 from ai.puzzles import Puzzle, shipped, verify
 from bot.games import GameService
 from bot.games.errors import IllegalMove, NoSuchGame
-from bot.games.puzzles import LEVEL_STEP, NoPointThere, NoPuzzle, NotYourPuzzle, PuzzleAnswered
-from bot.games.reviews import REVIEWS_PER_HOUR, NotReviewable, Reviewer, TooManyReviews
+from bot.games.puzzles import (
+    LEVEL_STEP,
+    NoPointThere,
+    NoPuzzle,
+    NotYourPuzzle,
+    PlayedAgain,
+    PuzzleAnswered,
+    Replay,
+    daily_choice,
+)
+from bot.games.reviews import REVIEWS_PER_HOUR, NoReplay, NotReviewable, Reviewer, TooManyReviews
+from bot.storage.errors import StaleWriteError
 from engine import Player, Point
 from tests.bot.service_fakes import ALICE, BOB, CAROL, FakeTime, new_game, open_service
 
@@ -158,3 +168,85 @@ async def test_a_reviewed_game_gives_its_puzzles_to_the_pool(service: GameServic
     assert all(verify(p) for p in found)  # each proved again by the exact search
     # Before J2 Pink threatens F4 (six dots), and after it F4 takes them.
     assert any(Point.parse("F4") in p.solutions for p in found)
+
+
+async def test_a_player_replays_their_own_turning_points_as_puzzles(service: GameService) -> None:
+    game_id = await finished_game(service)
+    view = await service.game(game_id)
+    blue, pink = view.blue_id, view.pink_id
+    with pytest.raises(NoReplay, match="no review yet"):
+        await service.replay_mistake(game_id=game_id, user_id=blue)
+    made = await service.review(game_id=game_id, user_id=CAROL)
+    with pytest.raises(NoReplay, match="only the player"):
+        await service.replay_mistake(game_id=game_id, user_id=CAROL)
+    with pytest.raises(NoReplay, match="only the player"):
+        await service.replay_mistake(game_id=game_id, user_id=pink, player=Player.BLUE)
+    blunder = next(t for t in made.turning_of(Player.BLUE) if t.played == Point.parse("J2"))
+    given = await service.replay_mistake(game_id=game_id, user_id=blue)
+    replay = given.puzzle
+    assert isinstance(replay, Replay) and replay.turning == blunder  # the largest loss first
+    # /puzzle gives the replay again until it is answered; someone else cannot answer it.
+    again = await service.give_puzzle(user_id=blue)
+    assert again.again and again.attempt_id == given.attempt_id and again.puzzle == replay
+    with pytest.raises(NotYourPuzzle):
+        await service.answer_puzzle(user_id=pink, point="F4", attempt_id=given.attempt_id)
+    # The move played is refused and changes nothing; a move that leaves the six dots is wrong.
+    with pytest.raises(PlayedAgain, match="J2 is the move you played"):
+        await service.answer_puzzle(user_id=blue, point="J2")
+    judged = await service.answer_puzzle(user_id=blue, point="A1")
+    assert not judged.solved and judged.verdict is not None
+    assert judged.verdict.by == "leaves" and judged.verdict.left is not None
+    assert judged.verdict.left.dots == 6
+    assert (judged.streak.tried, judged.streak.streak) == (0, 0)  # replays are no streak
+    with pytest.raises(PuzzleAnswered):
+        await service.answer_puzzle(user_id=blue, point="F4", attempt_id=given.attempt_id)
+    # The next press gives the next turning point; once all are given, none is left.
+    for _ in range(len(made.turning_of(Player.BLUE)) - 1):
+        following = await service.replay_mistake(game_id=game_id, user_id=blue)
+        assert isinstance(following.puzzle, Replay)
+        assert following.puzzle.turning != blunder
+        preferred = following.puzzle.turning.preferred
+        assert preferred is not None
+        right = await service.answer_puzzle(user_id=blue, point=preferred.name)
+        assert right.solved and right.verdict is not None and right.verdict.by == "preferred"
+    with pytest.raises(NoReplay, match="every turning point"):
+        await service.replay_mistake(game_id=game_id, user_id=blue)
+
+
+async def test_a_servers_puzzle_of_the_day_is_posted_once_a_day_with_its_timer(
+    service: GameService, clock: FakeTime
+) -> None:
+    guild = 4242
+    assert await service.daily_puzzle(guild_id=guild) is None
+    row = await service.set_daily_puzzle(guild_id=guild, channel_id=77)
+    assert row is not None and (row.channel_id, row.day) == (77, 0)
+    timers = await service.store.execute(
+        "SELECT kind, ref_id, due FROM timers WHERE kind = 'daily'"
+    )
+    assert [(k, r) for k, r, _ in timers] == [("daily", guild)]
+    first = await service.post_daily_puzzle(guild_id=guild)
+    assert first is not None and first.day == 1 and first.puzzle in shipped()
+    # The same day cannot be posted twice (a second process finds it moved on).
+    with pytest.raises(StaleWriteError):
+        await service.core.store.puzzles.post_daily(
+            guild_id=guild, day=1, puzzle_key="x", data="{}", posted=0.0
+        )
+    ((due,),) = await service.store.execute("SELECT due FROM timers WHERE kind = 'daily'")
+    assert due == pytest.approx(clock.current.timestamp() + 24 * 3600)
+    clock.current += timedelta(days=1)
+    second = await service.post_daily_puzzle(guild_id=guild)
+    assert second is not None and second.day == 2 and second.puzzle != first.puzzle
+    # Moving the channel keeps the days; turning it off removes the row and the timer.
+    moved = await service.set_daily_puzzle(guild_id=guild, channel_id=88)
+    assert moved is not None and (moved.channel_id, moved.day) == (88, 2)
+    assert await service.set_daily_puzzle(guild_id=guild, channel_id=None) is None
+    assert await service.store.execute("SELECT COUNT(*) FROM timers WHERE kind = 'daily'") == [(0,)]
+    assert await service.post_daily_puzzle(guild_id=guild) is None
+
+
+def test_the_days_puzzles_go_round_the_whole_pool_before_one_comes_again() -> None:
+    pool = list(shipped())
+    days = [daily_choice(pool, guild_id=7, day=day).key for day in range(1, len(pool) + 1)]
+    assert sorted(days) == sorted(p.key for p in pool)
+    assert daily_choice(pool, guild_id=7, day=len(pool) + 1).key == days[0]
+    assert [daily_choice(pool, guild_id=8, day=d).key for d in (1, 2, 3)] != days[:3]

@@ -64,3 +64,16 @@ def test_a_turning_point_rings_the_move_played_and_marks_the_one_preferred() -> 
     ring = [image.getpixel((x + dx, y)) for dx in range(reach - 4, reach + 4)]
     assert BLUE_DARK in ring  # the played point ringed in the mover's colour
     assert render_position(game.record, status="Pink to play") != png
+
+
+def test_the_axis_labels_keep_paper_between_them_and_the_left_edge() -> None:
+    image = rgb(render_graph([0.5, 1.0, 0.0], words=GraphWords("Ann vs Bob", "move")))
+    paper = image.getpixel((0, TOP))
+    inked = [
+        x
+        for x in range(MARGIN_LEFT)
+        for y in range(TOP - 20, HEIGHT - BOTTOM + 20)
+        if image.getpixel((x, y)) != paper
+    ]
+    assert inked, "the labels are drawn"
+    assert min(inked) >= 8  # "100%" does not touch the edge
