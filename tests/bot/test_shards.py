@@ -1,14 +1,18 @@
-"""Several processes over one database: each re-arms only the games of the
-servers on its shards, and only one of them runs the one-off jobs (the command sync)."""
+"""Several processes over one database: each re-arms only the clocks of the servers on its
+shards (games, challenges, tournaments, the puzzle of the day), and only one of them runs the
+one-off jobs (the command sync)."""
 
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from pathlib import Path
 
 from bot.clocks import Clocks
 from bot.config import Shards
 from bot.games import GameOptions, GameService
+from bot.games.pairing import Format
+from bot.games.tournaments import TournamentPlan
 from bot.storage import Store
 from tests.bot.service_fakes import ALICE, BOB, CAROL, CHANNEL, FakeTime
 
@@ -16,9 +20,10 @@ from tests.bot.service_fakes import ALICE, BOB, CAROL, CHANNEL, FakeTime
 ZERO, ONE = 1000 << 22, (1001 << 22) | 5
 
 
-async def fill(service: GameService) -> dict[int, tuple[int, int, int]]:
-    """In each server: a running game, an open challenge and a game against the computer
-    waiting for its move; (game, challenge, computer game) ids by server."""
+async def fill(service: GameService) -> dict[int, tuple[int, int, int, int]]:
+    """In each server: a running game, an open challenge, a game against the computer
+    waiting for its move, a tournament taking entrants until a deadline and a puzzle of the
+    day; (game, challenge, computer game, tournament) ids by server."""
     made = {}
     for guild in (ZERO, ONE):
         challenge = await service.challenge(
@@ -38,7 +43,19 @@ async def fill(service: GameService) -> dict[int, tuple[int, int, int]]:
             user_id=CAROL,
             options=GameOptions(colour="blue"),
         )
-        made[guild] = (game.game_id, waiting.challenge_id, computer.game_id)
+        plan = TournamentPlan(
+            Format.SWISS, GameOptions(), timedelta(days=2), registration=timedelta(days=1)
+        )
+        tournament = await service.create_tournament(
+            guild_id=guild, channel_id=CHANNEL, creator_id=ALICE, is_admin=True, plan=plan
+        )
+        await service.set_daily_puzzle(guild_id=guild, channel_id=CHANNEL)
+        made[guild] = (
+            game.game_id,
+            waiting.challenge_id,
+            computer.game_id,
+            tournament.tournament_id,
+        )
     return made  # fmt: skip
 
 
@@ -59,9 +76,11 @@ async def test_a_process_re_arms_only_its_own_shards_games(database: str | Path)
             turns = await process.computer_turns()
         finally:
             await process.close()
-        game, challenge, computer = made[ZERO if shard == 0 else ONE]
+        guild = ZERO if shard == 0 else ONE
+        game, challenge, computer, tournament = made[guild]
         assert turns == [computer]
-        assert {("game", game), ("challenge", challenge)} <= clock_keys[shard]
+        mine = {("game", game), ("challenge", challenge), ("tournament", tournament)}
+        assert mine | {("daily", guild)} <= clock_keys[shard]
     # Between them they cover every clock, each once.
     assert not clock_keys[0] & clock_keys[1]
     everything = await GameService.open(database, now=clock.now)
