@@ -58,8 +58,8 @@ EVENT_NAMES: dict[type, str] = {event: event_name(event) for event in get_args(E
 
 class Events(commands.Cog):
     """Posts the service's events: a challenge's buttons disabled when it expires, a time-out's
-    outcome in the game's thread, the reminder when a third of a long clock is left, and the
-    computer's moves."""
+    outcome in the game's thread, the reminders of a turn on a long clock, and the computer's
+    moves."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -105,8 +105,8 @@ class Events(commands.Cog):
 
     @commands.Cog.listener()
     async def on_dots_reminder(self, event: Reminder) -> None:
-        """A third of the clock is left: DM (if opted in) or ping in the thread; the computer
-        needs no reminder."""
+        """A reminder of the turn is due (at the player's frequency): DM (if opted in) or ping
+        in the thread; the computer needs no reminder."""
         async with delivering(self.bot.outbox, PostKind.REMINDER):
             if is_computer(event.user_id):
                 return

@@ -10,6 +10,7 @@ import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -44,6 +45,33 @@ class ExportTooSoon(Refusal):
     """The member used /export less than ``EXPORT_COOLDOWN_SECONDS`` ago."""
 
 
+# /notify's reminders: each choice's words and how often (None: once, a third of the clock
+# before the deadline; zero: never), as ``GameService.set_reminders`` takes it.
+REMINDERS: dict[str, tuple[str, timedelta | None]] = {
+    "never": (N_("never"), timedelta(0)),
+    "once": (N_("once, when a third of the clock is left"), None),
+    "6h": (N_("every 6 hours"), timedelta(hours=6)),
+    "12h": (N_("every 12 hours"), timedelta(hours=12)),
+    "day": (N_("every day"), timedelta(days=1)),
+}
+
+
+def reminders_said(locale: str, every: timedelta | None, *, changed: bool) -> str:
+    """How often a player's turn is reminded, as /notify answers (``changed``: just chosen)."""
+    how = next((name for name, value in REMINDERS.values() if value == every), None)
+    shown = translate(locale, how) if how else text.format_duration(every, locale=locale)
+    if changed:
+        return translate(
+            locale,
+            _("From your next turn in each game with a clock of an hour or more, I will remind "
+              "you of your turn: {how}.", how=shown),
+        )  # fmt: skip
+    return translate(
+        locale,
+        _("Reminders of your turn in games with a clock of an hour or more: {how}.", how=shown),
+    )
+
+
 HELP = N_("""\
 **Dots**: surround your opponent's dots to capture them. `/rules` explains the game.
 - `/challenge @someone`: challenge a member (size, rules, start position, move clock, colour).
@@ -54,7 +82,8 @@ the computer's reply.
 - `/end`: make no more moves (asks first); `/resign`: give up (asks first).
 - `/draw`: offer your opponent a draw (accepted or declined; it lapses with the next move).
 - `/board`, `/games`: the current picture; your running games with links.
-- `/notify on`: a direct message when it is your turn in games with a clock of an hour or more.
+- `/notify on`: a direct message when it is your turn in games with a clock of an hour or \
+more; `/notify reminders`: how often your turn is reminded there.
 - `/leaderboard [period]`, `/stats`, `/history`: this server's ratings and records (all \
 time, or this month's table by points).
 - `/stickers [user]`: a player's sticker book.
@@ -210,37 +239,58 @@ class Info(commands.Cog):
         shown = with_mentions(translate(user_locale(interaction), HELP), ids)
         await reply(interaction, deferred, shown, ephemeral=True)
 
-    @app_commands.command(name="notify", description=N_("Direct message me when it is my turn"))
+    @app_commands.command(
+        name="notify", description=N_("Direct messages on my turn, and how often I am reminded")
+    )
     @app_commands.describe(
-        setting=N_("on: DM me on my turn (clocks of an hour or more); off: don't")
+        setting=N_("on: DM me on my turn (clocks of an hour or more); off: don't"),
+        reminders=N_("How often to remind me of my turn in games with a clock of an hour or more"),
     )
     @app_commands.choices(
         setting=[
             app_commands.Choice(name=N_("on"), value="on"),
             app_commands.Choice(name=N_("off"), value="off"),
-        ]
+        ],
+        reminders=[
+            app_commands.Choice(name=name, value=key) for key, (name, _every) in REMINDERS.items()
+        ],
     )
-    async def notify(self, interaction: discord.Interaction[Any], setting: str) -> None:
-        """Turn turn notifications on or off."""
-        on = setting == "on"
-        service = self.bot.service
+    async def notify(
+        self,
+        interaction: discord.Interaction[Any],
+        setting: str | None = None,
+        reminders: str | None = None,
+    ) -> None:
+        """Turn turn notifications on or off and choose how often turns are reminded; with
+        neither, show both."""
+        service, user_id = self.bot.service, interaction.user.id
 
-        async def work() -> None:
-            await service.set_notify(user_id=interaction.user.id, on=on)
-            if on:  # the language of the direct messages
-                await service.remember_locale(
-                    user_id=interaction.user.id, locale=user_locale(interaction)
+        async def work() -> tuple[bool, timedelta | None]:
+            if setting is not None:
+                await service.set_notify(user_id=user_id, on=setting == "on")
+            if setting == "on":  # the language of the direct messages
+                await service.remember_locale(user_id=user_id, locale=user_locale(interaction))
+            if reminders is not None:
+                await service.set_reminders(user_id=user_id, every=REMINDERS[reminders][1])
+            return await service.wants_notify(user_id=user_id), await service.reminders(
+                user_id=user_id
+            )
+
+        (on, every), deferred = await in_time(interaction, work(), ephemeral=True)
+        locale = user_locale(interaction)
+        lines = []
+        if setting is not None or reminders is None:
+            if on:
+                dms = N_(
+                    "I will DM you when it is your turn in games with a clock of an hour or more."
                 )
-
-        _done, deferred = await in_time(interaction, work(), ephemeral=True)
-        message = (
-            N_("I will DM you when it is your turn in games with a clock of an hour or more.")
-            if on
-            else N_("No more DMs on your turn.")
-        )
-        await reply(
-            interaction, deferred, translate(user_locale(interaction), message), ephemeral=True
-        )
+            else:
+                dms = N_("No more DMs on your turn.") if setting else N_("No DMs on your turn.")
+            lines.append(translate(locale, dms))
+        if reminders is not None or setting is None:
+            lines.append(reminders_said(locale, every, changed=reminders is not None))
+        shown = "\n".join(lines)
+        await reply(interaction, deferred, shown, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description=N_("This server's best players"))
     @app_commands.guild_only()

@@ -250,7 +250,12 @@ class ComputerGames:
                 live, tuple(actions[keep:]), self.core.now()
             )
             stored = await self.core.store.games.take_back(
-                game_id, moves=row.moves, keep=keep, deadline=deadline, clock=clock
+                game_id,
+                moves=row.moves,
+                keep=keep,
+                deadline=deadline,
+                clock=clock,
+                mover=convert.user_of(row, colour),
             )
             if stored is None:
                 self.core.forget(game_id)

@@ -203,9 +203,39 @@ def challenge_value(row: ChallengeRow) -> Challenge:
     )
 
 
-def remind_at(deadline: float | None, clock: int, reminder_sent: bool) -> datetime | None:
-    """When to remind the player to move: a third of the clock before the deadline, for clocks
-    of an hour or more, unless this turn's reminder was sent."""
-    if deadline is None or reminder_sent or clock < REMINDER_MIN_CLOCK.total_seconds():
+def remind_at(row: GameRow) -> datetime | None:
+    """When to remind the player to move this turn, for clocks of an hour or more, by the
+    frequency the row took from them (``remind_every``): once (None), a third of the clock
+    before the deadline; never (0); or every so many seconds from the turn's start (the first
+    no later than a third before the deadline), each after the one before. None once this
+    turn has no reminder left before its deadline."""
+    deadline, every = row.deadline, row.remind_every
+    if deadline is None or every == 0 or row.clock < REMINDER_MIN_CLOCK.total_seconds():
         return None
-    return to_dt(deadline - clock / 3)
+    third_left = deadline - row.clock / 3
+    if row.reminded_at is None:
+        due = third_left if every is None else min(turn_start(row) + every, third_left)
+    elif every is None:
+        return None
+    else:
+        due = row.reminded_at + every
+    return to_dt(due) if due < deadline else None
+
+
+def user_of(row: GameRow, player: Player) -> int:
+    """The user id playing ``player`` in a game."""
+    return row.pink_id if player is Player.PINK else row.blue_id
+
+
+def mover_id(row: GameRow, game: Game) -> int | None:
+    """The user id of the player to move in ``game`` (None once it is over)."""
+    return None if game.to_move is None else user_of(row, game.to_move)
+
+
+def turn_start(row: GameRow) -> float:
+    """When the turn of a running game with a deadline started (unix seconds): its game
+    clock's start, else its move clock's whole length before the deadline."""
+    assert row.deadline is not None
+    if row.gc_since_ms is not None:
+        return row.gc_since_ms / 1000
+    return row.deadline - row.clock

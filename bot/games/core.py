@@ -215,7 +215,7 @@ class GameCore:
                 row.game_id,
                 None,
                 due,
-                convert.remind_at(row.deadline, row.clock, row.reminder_sent) if due else None,
+                convert.remind_at(row) if due else None,
             )
         )
 
@@ -279,6 +279,7 @@ class GameCore:
                 rate=rate_stored,
                 clock=convert.clock_columns(clock),
                 earned=commit.stickers,
+                mover=convert.mover_id(row, game),
             )
         except StaleWriteError:
             # Another process wrote to this game (e.g. the terminal mode on the same file).
@@ -350,11 +351,11 @@ class GameCore:
 
 
 def wake_at(row: GameRow) -> float | None:
-    """When a game's timer fires (``bot.storage.rows.WakeRule``): its reminder, if one is due
-    this turn, else its deadline; None once no clock runs."""
+    """When a game's timer fires (``bot.storage.rows.WakeRule``): its next reminder, if one is
+    due this turn (``convert.remind_at``), else its deadline; None once no clock runs."""
     if row.status != GameStatus.RUNNING or row.deadline is None:
         return None
-    remind = convert.remind_at(row.deadline, row.clock, row.reminder_sent)
+    remind = convert.remind_at(row)
     return row.deadline if remind is None else to_ts(remind)
 
 

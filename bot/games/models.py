@@ -272,7 +272,7 @@ class ClockChange:
     """A deadline set, moved or cleared (``due=None``), for ``bot.clocks.Clocks`` to arm.
 
     Exactly one of ``game_id`` / ``challenge_id`` is set. ``remind_at`` is when to remind the
-    player to move (clocks of an hour or more, not yet reminded this turn), else None.
+    player to move next this turn (``convert.remind_at``), else None.
     """
 
     game_id: int | None

@@ -129,8 +129,10 @@ class Play:
         return outcome
 
     async def remind(self, *, game_id: int, deadline: datetime) -> bool:
-        """Publish a Reminder for the player to move, once per turn; False if already sent,
-        the deadline moved or has passed, or the game is over."""
+        """Publish a Reminder for the player to move, when this turn's next one is due (at
+        the frequency the game row took from them, ``convert.remind_at``), each once; False if
+        none is due now, it was sent already, the deadline moved or has passed, or the game is
+        over."""
         async with self.core.lock(game_id):
             try:
                 live = await self.core.running(game_id)
@@ -139,12 +141,15 @@ class Play:
             row = live.row
             if row.deadline is None or abs(row.deadline - to_ts(deadline)) > SAME_INSTANT:
                 return False
-            if to_ts(self.core.now()) >= row.deadline:
+            now = to_ts(self.core.now())
+            due = convert.remind_at(row)
+            if now >= row.deadline or due is None or now < to_ts(due) - SAME_INSTANT:
                 return False
-            if row.reminder_sent:
-                return False
-            stored = await self.core.store.games.mark_reminded(game_id, row.deadline)
-            if stored is None:
+            stored = await self.core.store.games.mark_reminded(
+                game_id, row.deadline, at=now, after=row.reminded_at
+            )
+            if stored is None:  # sent by another process: read the game afresh next time
+                self.core.forget(game_id)
                 return False
             live.row = stored
             view = convert.game_view(stored, live.game)

@@ -102,6 +102,8 @@ class GameService:
 
         self.set_notify = self.settings.set_notify
         self.wants_notify = self.settings.wants_notify
+        self.set_reminders = self.settings.set_reminders
+        self.reminders = self.settings.reminders
         self.guild_settings = self.settings.guild_settings
         self.set_guild_settings = self.settings.set_guild_settings
         self.guild_locale = self.settings.guild_locale

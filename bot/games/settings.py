@@ -1,5 +1,5 @@
 """Use-cases of settings: a server's game channel and default move clock, its language, and
-each player's direct-message wish and language."""
+each player's direct-message wish, how often their turn is reminded, and language."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from bot.games import convert
 from bot.games.convert import to_ts
 from bot.games.core import GameCore
 from bot.games.errors import OptionOutOfRange
-from bot.games.models import GuildSettings
+from bot.games.models import MAX_CLOCK, REMINDER_MIN_CLOCK, GuildSettings
 from bot.i18n import LOCALES, _, normalize
 
 
@@ -26,6 +26,24 @@ class Settings:
     async def wants_notify(self, *, user_id: int) -> bool:
         """Whether ``user_id`` wants a direct message when it is their turn (default False)."""
         return await self.core.store.settings.notify(user_id)
+
+    async def set_reminders(self, *, user_id: int, every: timedelta | None) -> None:
+        """Set how often ``user_id`` is reminded of their turn in games with a clock of an hour
+        or more, from their next turn in each game: None once (a third of the clock before the
+        deadline, the default), zero never, else every ``every``.
+
+        Raises:
+            ValueError: ``every`` is neither zero nor between an hour and a week.
+        """
+        seconds = None if every is None else int(every.total_seconds())
+        if every and not REMINDER_MIN_CLOCK <= every <= MAX_CLOCK:
+            raise ValueError(f"a reminder every {every} is out of range")
+        await self.core.store.settings.set_remind_every(user_id, seconds, at=to_ts(self.core.now()))
+
+    async def reminders(self, *, user_id: int) -> timedelta | None:
+        """How often ``user_id`` is reminded of their turn (as ``set_reminders``)."""
+        seconds = await self.core.store.settings.remind_every(user_id)
+        return None if seconds is None else timedelta(seconds=seconds)
 
     async def guild_settings(self, *, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if never set)."""

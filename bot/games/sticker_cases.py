@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.games import convert
 from bot.games.computer import is_computer
 from bot.games.core import Commit, GameCore
 from bot.games.stickers import (
@@ -50,10 +51,6 @@ def collectors(row: GameRow) -> tuple[Player, ...]:
         for colour, user_id in ((Player.PINK, row.pink_id), (Player.BLUE, row.blue_id))
         if not is_computer(user_id)
     )
-
-
-def _user_of(row: GameRow, player: Player) -> int:
-    return row.pink_id if player is Player.PINK else row.blue_id
 
 
 def _as_earned(row: GameRow, stored: Sequence[StickerRow], before: int) -> list[Earned]:
@@ -119,11 +116,11 @@ class Stickers:
         if not new:
             return
         rows = [
-            StickerRow(_user_of(row, e.player), str(e.sticker), row.game_id, row.guild_id,
+            StickerRow(convert.user_of(row, e.player), str(e.sticker), row.game_id, row.guild_id,
                        e.action, at)
             for e in new
         ]  # fmt: skip
-        announced = [(_user_of(row, e.player), e.sticker) for e in new if e.action == last]
+        announced = [(convert.user_of(row, e.player), e.sticker) for e in new if e.action == last]
         owned = await self.core.store.stickers.stickers_owned(
             [(user_id, str(sticker)) for user_id, sticker in announced], besides=row.game_id
         )

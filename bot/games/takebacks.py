@@ -191,7 +191,12 @@ class Takebacks:
                 )
             deadline, clock = self.core.clock_taken_back(live, (last,), now)
             stored = await self.core.store.takebacks.accept_takeback(
-                game_id, moves=moves, keep=moves - 1, deadline=deadline, clock=clock
+                game_id,
+                moves=moves,
+                keep=moves - 1,
+                deadline=deadline,
+                clock=clock,
+                mover=convert.user_of(row, last.player),
             )
             if stored is None:
                 self.core.forget(game_id)

@@ -47,6 +47,7 @@ from bot.storage.statements import (
     insert_game,
     plays,
     read_game,
+    remind_every_of,
 )
 from bot.storage.stickers import StickerRepository
 from bot.storage.timer_repository import TimerRepository
@@ -63,6 +64,8 @@ _MOVE_SQL = (
         moves=games.c.moves + 1,
         deadline=bindparam("deadline"),
         reminder_sent=False,
+        reminded_at=None,
+        remind_every=remind_every_of(bindparam("mover")),
         **{name: bindparam(name) for name in CLOCK_STATE},
     )
     .returning(*GAME_COLS)
@@ -86,6 +89,7 @@ class TakeBack(TypedDict):
     keep: int
     deadline: float
     clock: NotRequired[dict[str, int | None] | None]
+    mover: NotRequired[int | None]  # the player to move then (their reminders' frequency)
 
 
 class GameRepository:
@@ -159,19 +163,27 @@ class GameRepository:
         rate: RateGame | None = None,
         clock: dict[str, int | None] | None = None,
         earned: Sequence[StickerRow] = (),
+        mover: int | None = None,
     ) -> tuple[GameRow, tuple[RatingChange, ...]]:
         """Append an action and move the clock, or finish the game, in one transaction; for a
         rated game that ends with a result, rate it with ``rate`` and write both new ratings in
         the same transaction. The game as stored, and the rating changes. ``clock`` is the game
         clock's new state (``CLOCK_STATE`` keys; None for a game without a game clock);
-        ``earned`` are the stickers the action earned (one kept per player, game and sticker).
+        ``earned`` are the stickers the action earned (one kept per player, game and sticker);
+        ``mover`` the user id of the player to move next, whose reminders' frequency the row
+        takes.
 
         Raises:
             StaleWriteError: the game is not running or already has an action ``action.seq``.
             ValueError: a rated game ends with a result and no ``rate`` was given (nothing is
                 written).
         """
-        params: dict[str, Any] = {"g": game_id, "seq": action.seq, "deadline": deadline}
+        params: dict[str, Any] = {
+            "g": game_id,
+            "seq": action.seq,
+            "deadline": deadline,
+            "mover": mover,
+        }
         params.update(clock_params(clock))
         if finish is not None:
             params.update(_finished(finish, action.at))
@@ -214,6 +226,7 @@ class GameRepository:
         keep: int,
         deadline: float,
         clock: dict[str, int | None] | None = None,
+        mover: int | None = None,
     ) -> GameRow | None:
         """``take_back`` inside the caller's transaction, without moving the timer."""
         stored = as_game(
@@ -222,6 +235,7 @@ class GameRepository:
                     update(games)
                     .where(games.c.game_id == game_id, RUNNING, games.c.moves == moves)
                     .values(moves=keep, deadline=deadline, reminder_sent=False,
+                            reminded_at=None, remind_every=remind_every_of(mover),
                             **clock_params(clock))
                     .returning(*GAME_COLS)
                 )
@@ -267,9 +281,13 @@ class GameRepository:
         except StaleWriteError:
             return None
 
-    async def mark_reminded(self, game_id: int, deadline: float) -> GameRow | None:
-        """Record that the reminder for this deadline was sent; the game as stored, or None if
-        it already was, or the deadline moved."""
+    async def mark_reminded(
+        self, game_id: int, deadline: float, *, at: float, after: float | None = None
+    ) -> GameRow | None:
+        """Record that a reminder for this deadline was sent ``at``, the one after this turn's
+        reminder sent ``after`` (None: its first); the game as stored, or None if that one was
+        sent already (here or by another process), or the deadline moved."""
+        last = games.c.reminded_at
         try:
             async with self.db.transaction() as conn:
                 stored = as_game(
@@ -279,10 +297,10 @@ class GameRepository:
                             .where(
                                 games.c.game_id == game_id,
                                 RUNNING,
-                                games.c.reminder_sent.is_(False),
+                                last.is_(None) if after is None else func.abs(last - after) < 0.001,
                                 func.abs(games.c.deadline - deadline) < 0.001,
                             )
-                            .values(reminder_sent=True)
+                            .values(reminder_sent=True, reminded_at=at)
                             .returning(*GAME_COLS)
                         )
                     ).first()

@@ -110,6 +110,10 @@ class GameRow:
     gc_blue_ms: int | None = None
     gc_runner: int | None = None
     gc_since_ms: int | None = None
+    # -- reminders: the player to move's frequency (None once, 0 never, else seconds), copied
+    # when their turn starts, and when this turn's last reminder was sent (None: not yet) ---
+    remind_every: int | None = None
+    reminded_at: float | None = None
 
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # the database reads back plain text

@@ -46,6 +46,8 @@ players = Table(
     _key("user_id"),
     Column("dm_on_turn", Boolean),
     Column("updated", Float),
+    # -- how often their turn is reminded in long games (0017): NULL once, 0 never, else seconds
+    Column("remind_every", Integer),
 )
 
 challenges = Table(
@@ -115,6 +117,10 @@ games = Table(
     Column("gc_blue_ms", BigInteger),
     Column("gc_runner", Integer),
     Column("gc_since_ms", BigInteger),
+    # -- reminders at the player's frequency (0017): the player to move's ``remind_every``,
+    # copied when their turn starts, and when this turn's last reminder was sent
+    Column("remind_every", Integer),
+    Column("reminded_at", Float),
 )
 
 actions = Table(

@@ -1,5 +1,5 @@
 """Server settings (game channel, default clock, per-user limits, language) and player
-settings (direct messages on their turn, language)."""
+settings (direct messages on their turn, how often their turn is reminded, language)."""
 
 from __future__ import annotations
 
@@ -74,6 +74,23 @@ class SettingsRepository:
                 select(players.c.dm_on_turn).where(players.c.user_id == user_id)
             )
         return bool(found)
+
+    async def set_remind_every(self, user_id: int, every: int | None, *, at: float) -> None:
+        """Write how often a player is reminded of their turn in long games (None: once, a
+        third of the clock before the deadline; 0: never; else every so many seconds), taken
+        by each of their games when their turn starts."""
+        values = {"user_id": user_id, "remind_every": every, "updated": at}
+        async with self.db.transaction() as conn:
+            await conn.execute(upsert(self.db.dialect, players, values, keys=["user_id"]))
+
+    async def remind_every(self, user_id: int) -> int | None:
+        """How often a player is reminded of their turn (as ``set_remind_every``; default
+        None, once)."""
+        async with self.db.reading() as conn:
+            found = await conn.scalar(
+                select(players.c.remind_every).where(players.c.user_id == user_id)
+            )
+        return None if found is None else int(found)
 
     async def guild_locale(self, guild_id: int) -> str | None:
         """The language an admin chose for a server's public posts, or None."""

@@ -8,10 +8,12 @@ from dataclasses import fields
 from typing import Any, TypedDict
 
 from sqlalchemy import (
+    BindParameter,
     Column,
     ColumnElement,
     Insert,
     Row,
+    ScalarSelect,
     Table,
     bindparam,
     func,
@@ -24,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.errors import OverLimitError
 from bot.storage.rows import ChallengeRow, GameRow, GameStatus
-from bot.storage.schema import challenges, games
+from bot.storage.schema import challenges, games, players
 
 
 def columns_of(table: Table, row_type: type) -> list[Column[Any]]:
@@ -42,6 +44,12 @@ _READ_GAME = select(*GAME_COLS).where(games.c.game_id == bindparam("g"))
 def plays(user_id: int) -> ColumnElement[bool]:
     """Whether ``user_id`` plays a game (either colour), in SQL."""
     return or_(games.c.pink_id == user_id, games.c.blue_id == user_id)
+
+
+def remind_every_of(user_id: int | BindParameter[Any]) -> ScalarSelect[Any]:
+    """How often ``user_id`` (a value or a bind parameter) is reminded of their turn, as a
+    scalar subquery: what a write copies onto the game row when that player's turn starts."""
+    return select(players.c.remind_every).where(players.c.user_id == user_id).scalar_subquery()
 
 
 def as_game(row: Row[Any] | None) -> GameRow | None:
@@ -64,6 +72,7 @@ async def read_game(conn: AsyncConnection, game_id: int) -> GameRow | None:
 async def insert_game(conn: AsyncConnection, game: GameRow) -> GameRow:
     """Insert a game (its id is assigned) inside the caller's transaction; as stored."""
     values = {f.name: getattr(game, f.name) for f in fields(GameRow)[1:]}
+    values["remind_every"] = remind_every_of(game.pink_id)  # Pink moves first
     stmt: Insert = insert(games).values(values).returning(*GAME_COLS)
     stored = as_game((await conn.execute(stmt)).first())
     assert stored is not None

@@ -144,7 +144,7 @@ async def test_a_file_made_before_alembic_is_stamped_keeps_its_games_and_plays_o
     assert await service.store.version() == int(head())
     with sqlite3.connect(path) as conn:
         # Stamped, not rebuilt: the old tables are as they were, but for the columns that
-        # revisions 0004 and 0006 added at their end (in place: SQLite's ADD COLUMN, no copy)
+        # revisions 0004, 0006 and 0017 added at their end (in place: SQLite's ADD COLUMN)
         # and the actions, which 0014 copies to allow a draw by agreement (rows kept, below).
         schema_after = dict(conn.execute("SELECT name, sql FROM sqlite_master").fetchall())
         for name, sql in schema_before:
@@ -153,7 +153,7 @@ async def test_a_file_made_before_alembic_is_stamped_keeps_its_games_and_plays_o
                 continue
             assert schema_after[name].startswith(sql.removesuffix(")")), name
         grown = {name for name, sql in schema_before if schema_after[name] != sql}
-        assert grown == {"guilds", "challenges", "games", "actions"}
+        assert grown == {"guilds", "challenges", "games", "actions", "players"}
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(head(),)]
         # 0004: the old challenges (all accepted) count as shown; the limits are the defaults.
         assert (
@@ -299,9 +299,9 @@ async def test_writes_return_the_stored_row(store: Store) -> None:
     )
     assert (moved.moves, moved.deadline, changes) == (1, 170.0, ())
     assert moved == await store.games.game(game.game_id)
-    reminded = await store.games.mark_reminded(game.game_id, 170.0)
+    reminded = await store.games.mark_reminded(game.game_id, 170.0, at=150.0)
     assert reminded is not None and reminded.reminder_sent is True
-    assert await store.games.mark_reminded(game.game_id, 170.0) is None  # already sent
+    assert await store.games.mark_reminded(game.game_id, 170.0, at=151.0) is None  # already sent
     assert reminded == await store.games.game(game.game_id)
     threaded = await store.games.set_game_thread(game.game_id, thread_id=77, message_id=None)
     assert threaded is not None and (threaded.thread_id, threaded.message_id) == (77, None)
@@ -420,7 +420,9 @@ async def test_a_cancelled_sqlite_transaction_leaves_no_write_lock(tmp_path: Pat
 
     async def stuck() -> None:
         async with store.db.transaction() as conn:
-            await conn.exec_driver_sql("INSERT INTO players VALUES (1, 1, 0)")
+            await conn.exec_driver_sql(
+                "INSERT INTO players (user_id, dm_on_turn, updated) VALUES (1, 1, 0)"
+            )
             inside.set()
             await asyncio.Event().wait()
 
