@@ -19,25 +19,27 @@ Only the bot factory (``bot.app``) imports this package; the import-linter contr
 pyproject.toml hold every other module to that.
 """
 
+from typing import get_args
+
 from bot.cogs.admin import Admin
 from bot.cogs.card import CardButton, post_card
 from bot.cogs.challenges import ChallengeButton, Challenges
 from bot.cogs.computer import Computer
 from bot.cogs.draws import DrawButton, Draws
-from bot.cogs.events import EVENT_NAMES as GAME_EVENTS
-from bot.cogs.events import Events
+from bot.cogs.events import Events, event_name
 from bot.cogs.in_game import GamePicker
 from bot.cogs.info import Info
 from bot.cogs.picker import PickerMove, PickPoint
 from bot.cogs.play import ConfirmButton, Play
 from bot.cogs.rematch import RematchButton, Rematches
-from bot.cogs.review import EVENT_NAMES as PUZZLE_EVENTS
 from bot.cogs.review import DailyButton, ReplayButton, Review, ReviewButton
 from bot.cogs.start_repair import StartRepair
 from bot.cogs.stickers import Stickers
 from bot.cogs.takebacks import TakebackButton, Takebacks
-from bot.cogs.tournaments import EVENT_NAMES as TOURNAMENT_EVENTS
 from bot.cogs.tournaments import EntryButton, Tournaments
+from bot.games import Event
+from bot.games.puzzles import DailyPuzzle
+from bot.games.tournament_models import TournamentNews
 
 COGS = (
     Challenges, Play, Computer, Info, Admin, Events, StartRepair, Takebacks, Stickers, Review,
@@ -47,8 +49,11 @@ DYNAMIC_ITEMS = (
     CardButton, ChallengeButton, ConfirmButton, GamePicker, PickPoint, PickerMove, RematchButton,
     TakebackButton, ReviewButton, ReplayButton, DailyButton, EntryButton, DrawButton,
 )  # fmt: skip
-# The name each service event is dispatched under (a listener ``on_<name>`` receives it).
-EVENT_NAMES: dict[type, str] = {**GAME_EVENTS, **TOURNAMENT_EVENTS, **PUZZLE_EVENTS}
+# The name each service event is dispatched under (a listener ``on_<name>`` receives it): the
+# game's events (the ``Event`` union), a tournament's news and the puzzle of the day.
+EVENT_NAMES: dict[type, str] = {
+    event: event_name(event) for event in (*get_args(Event), TournamentNews, DailyPuzzle)
+}
 
 __all__ = [
     "COGS",

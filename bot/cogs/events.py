@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
-from typing import get_args
 
 import discord
 from discord.ext import commands
@@ -24,7 +23,6 @@ from bot.cogs.posts import edit_message, fit_list
 from bot.games import (
     ChallengeExpired,
     ComputerMoved,
-    Event,
     MoveOutcome,
     PostKind,
     Reminder,
@@ -46,14 +44,6 @@ def event_name(event: type) -> str:
     """The name an event is dispatched under: ``dots_`` and its class's name in snake case
     (``TimedOut``: ``dots_timed_out``, received by a listener ``on_dots_timed_out``)."""
     return "dots" + re.sub(r"([A-Z])", r"_\1", event.__name__).lower()
-
-
-# The name of each event the service publishes (get_args: the members of the ``Event`` union):
-# the events resent after a crash are shown by their features' cogs (``ActionTaken`` by
-# bot.cogs.play, ``ChallengeCalledOff`` by bot.cogs.challenges, ``TakebackAnswered`` and
-# ``TakebackAsked`` by bot.cogs.takebacks, ``RematchOffered`` by bot.cogs.rematch), the others
-# here.
-EVENT_NAMES: dict[type, str] = {event: event_name(event) for event in get_args(Event)}
 
 
 class Events(commands.Cog):

@@ -52,7 +52,6 @@ from renderer.review import GraphWords, Mark, render_before, render_graph
 
 log = logging.getLogger(__name__)
 
-EVENT_NAMES = {DailyPuzzle: "dots_daily_puzzle"}
 
 # The progress line is edited at most this often (Discord's rate limit on edits).
 PROGRESS_EVERY = 1.0

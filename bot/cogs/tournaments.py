@@ -64,7 +64,6 @@ BYE_CHOICES = [
     app_commands.Choice(name=N_("a draw: ½ point"), value="0.5"),
     app_commands.Choice(name=N_("nothing: 0 points"), value="0"),
 ]
-EVENT_NAMES = {TournamentNews: "dots_tournament"}
 GROUP = N_("Swiss and round-robin tournaments that run themselves")
 WHICH = N_("The tournament's number (default: the open one)")
 
@@ -101,7 +100,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             log.info("tournaments whose round had ended: %d", repaired)
 
     @commands.Cog.listener()
-    async def on_dots_tournament(self, news: TournamentNews) -> None:
+    async def on_dots_tournament_news(self, news: TournamentNews) -> None:
         """Post a step's news (with the nonces of its outbox row)."""
         if news.boards:
             await open_round_threads(self.bot, news.boards, self.pacer)
@@ -548,4 +547,4 @@ def entry_view(tid: int, *, locale: str = SOURCE, disabled: bool = False) -> dis
     return view
 
 
-__all__ = ["EVENT_NAMES", "EntryButton", "Tournaments"]
+__all__ = ["EntryButton", "Tournaments"]
