@@ -33,13 +33,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import create_bot
-from bot.cogs.tournament_posts import tiebreak_headings
+from bot.cogs.tournament_posts import standings_rows
 from bot.config import Settings
 from bot.games import GameOptions, GameService
 from bot.games.pairing import Format, Seeded, pair_round
-from bot.games.standings import format_points
 from bot.games.tournaments import TournamentPlan
-from bot.i18n import N_, _, translate
+from bot.i18n import _, translate
 from bot.storage.rows import PairingRow
 from renderer.standings import standings_png
 from tests.fakediscord.fixtures import patch_discord, run_bot
@@ -171,16 +170,7 @@ async def standings_pictures(folder: Path, database: Path) -> None:
     await service.close()
     name = dict(zip(ids, NAMES, strict=True))
     for locale in ("en", "pl"):
-        first, second = tiebreak_headings(tournament.format, locale)
-        heads = ["#", translate(locale, N_("Player")), translate(locale, N_("Pts")), first]
-        heads += [second] if second else []
-        rows = []
-        for line in lines:
-            who = name[line.user_id]
-            if line.withdrawn:
-                who = translate(locale, _("{name} (withdrew)", name=who))
-            row = [str(line.rank), who, format_points(line.points), format_points(line.first)]
-            rows.append(row + ([format_points(line.second)] if second else []))
+        heads, rows = standings_rows(tournament.format, lines, name, locale)
         title = translate(locale, _("Tournament #{id}: after round {round}", id=tid, round=3))
         out = folder / f"tournament-standings-{locale}.png"
         out.write_bytes(standings_png(title, heads, rows))

@@ -16,7 +16,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import discord
@@ -158,13 +158,21 @@ async def standings_table(
     bot: GameBot, tournament: Tournament, lines: Sequence[Standing], locale: str
 ) -> tuple[list[str], list[list[str]]]:
     """The standings' headings and rows (names, points, tiebreaks) in ``locale``."""
-    first, second = tiebreak_headings(tournament.format, locale)
+    names = {line.user_id: await display_name(bot, line.user_id, locale) for line in lines}
+    return standings_rows(tournament.format, lines, names, locale)
+
+
+def standings_rows(
+    format_: Format, lines: Sequence[Standing], names: Mapping[int, str], locale: str
+) -> tuple[list[str], list[list[str]]]:
+    """The standings' headings and rows, the players named by ``names``, in ``locale``."""
+    first, second = tiebreak_headings(format_, locale)
     headings = ["#", translate(locale, N_("Player")), translate(locale, N_("Pts")), first]
     if second is not None:
         headings.append(second)
     rows = []
     for line in lines:
-        name = await display_name(bot, line.user_id, locale)
+        name = names[line.user_id]
         if line.withdrawn:
             name = translate(locale, _("{name} (withdrew)", name=name))
         row = [str(line.rank), name, format_points(line.points), format_points(line.first)]
