@@ -77,6 +77,12 @@ class _Reach:
         self.latest: dict[int, tuple[discord.Interaction[Any], float]] = {}
         self.cards: dict[int, tuple[discord.WebhookMessage, float]] = {}
 
+    def forget_expired(self, now: float) -> None:
+        """Drop what no token answers for any more (kept, both would grow with every game)."""
+        for kept in (self.latest, self.cards):
+            for key in [key for key, (_, when) in kept.items() if now - when > TOKEN_LIFE]:
+                del kept[key]
+
 
 _REACH: weakref.WeakKeyDictionary[GameBot, _Reach] = weakref.WeakKeyDictionary()
 
@@ -91,7 +97,9 @@ def _reach(bot: GameBot) -> _Reach:
 def note_interaction(bot: GameBot, game_id: int, interaction: discord.Interaction[Any]) -> None:
     """Remember ``interaction`` as the newest one in game ``game_id``'s place (its follow-ups
     carry the game's posts for the next ``TOKEN_LIFE`` seconds)."""
-    _reach(bot).latest[game_id] = (interaction, time.monotonic())
+    reach, now = _reach(bot), time.monotonic()
+    reach.forget_expired(now)
+    reach.latest[game_id] = (interaction, now)
 
 
 def live_interaction(bot: GameBot, view: GameView) -> discord.Interaction[Any] | None:
