@@ -670,6 +670,37 @@ def playout(
 
 
 @njit(cache=True)
+def random_games(b, meta, chain, dirs, stride, player, games, seed, w):
+    """Play ``games`` uniformly random games from the position to a full board, each on a copy
+    of its arrays (the position is left as it was), as oppai-rs's bench does: every free point
+    in random order, players alternating. Returns the moves played in all."""
+    recent = np.zeros(2, dtype=np.int64)
+    first = np.zeros(b[0].shape[0], dtype=np.uint8)
+    total = 0
+    for g in range(games):
+        copy = (b[0].copy(), b[1].copy(), b[2].copy(), b[3].copy(), b[4].copy(), b[5].copy(), b[6])
+        total += playout(
+            copy,
+            meta.copy(),
+            chain.copy(),
+            dirs,
+            stride,
+            player,
+            False,
+            seed + g,
+            0.0,
+            0.0,
+            False,
+            -1,
+            0,
+            recent,
+            first,
+            w,
+        )
+    return total
+
+
+@njit(cache=True)
 def candidates(b, meta, chain, dirs, stride, width, height, player, reach, w):
     """ai.search.candidates: the moves worth searching, in index order (see there)."""
     live, taken = b[LIVE], b[TAKEN]

@@ -250,6 +250,26 @@ def playout(
     return moves
 
 
+RANDOM = Policy(local=0.0, avoid_rings=False)  # uniform: every free point alike
+
+
+def random_games(field: Field, games: int, *, seed: int, compiled: bool | None = None) -> int:
+    """Play ``games`` uniformly random games from ``field`` to a full board, each on a copy
+    (``field`` is left as it was), and return the moves played in all: the measure of
+    oppai-rs's bench, for bench/playouts.py. Compiled, the whole loop runs in the kernel."""
+    use = ready() if compiled is None else compiled
+    if use and _compiled is not None:
+        board, chain, meta, dirs = views(field)
+        total = _compiled.random_games(
+            board, meta, chain, dirs, field.stride, 1, games, seed, _work(field)
+        )
+        return int(total)
+    rng = random.Random(seed)
+    return sum(
+        pure_playout(field.copy(), 1, alone=False, rng=rng, policy=RANDOM) for _ in range(games)
+    )
+
+
 def _compiled_playout(
     field: Field,
     player: int,

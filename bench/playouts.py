@@ -1,11 +1,15 @@
 """Random playouts per second: the compiled kernel beside the pure-Python board, and the first
 computer move after a cold start.
 
-Playouts: from the empty board on 10x10, 20x20 and 39x32 (--sizes), the same policy on both
-(``Policy(local=0.5)``, and hard's with its urgent answers), in batches taken in turn so a
-shared machine's load falls on both alike; printed as moves and playouts a second, with the
-ratio, and oppai-rs's last measured figures for reference (its random playouts on this kind
-of machine: 6.9M moves/s on 10x10, 4.9M on 39x32; the goal is a third of them).
+Playouts: from the empty board on 10x10, 20x20 and 39x32 (--sizes), in batches taken in turn
+so a shared machine's load falls on both alike; printed as moves and playouts a second, with
+the ratio, and oppai-rs's last measured figures for reference (its random playouts on this
+kind of machine: 6.9M moves/s on 10x10, 4.9M on 39x32; the goal is a third of them). Three
+policies:
+- ``random``: uniformly random games to a full board, oppai-rs's bench's own measure
+  (``kernel.random_games``: compiled, the whole loop runs in the kernel);
+- ``local`` (``Policy(local=0.5)``) and ``hard`` (hard's, with its urgent answers): one
+  playout a call from Python on a fresh copy of the board, as the search calls them.
 
 Cold start (--cold-start): a fresh Python process imports the bot's computer and plays hard's
 first move in a position of a few dots, on 10x10 and 39x32; the seconds from the process's
@@ -61,6 +65,29 @@ def rates(size: str, policy: Policy, seconds: float) -> dict[bool, tuple[float, 
     return {s: (moves[s] / spent[s], count[s] / spent[s]) for s in sides}
 
 
+def random_rates(size: str, seconds: float) -> dict[bool, tuple[float, float]]:
+    """(moves, games) a second of uniformly random games to a full board: compiled (True),
+    the whole loop in the kernel, a batch of games a call; and pure Python (False)."""
+    width, height = (int(n) for n in size.split("x"))
+    empty = Field(width, height)
+    moves = {True: 0, False: 0}
+    count = {True: 0, False: 0}
+    spent = {True: 0.0, False: 0.0}
+    sides = [True, False] if kernel.ready() else [False]
+    batch = {True: max(1, 40_000 // (width * height)), False: 1}
+    seed = 1
+    while min(spent[s] for s in sides) < seconds:
+        for compiled in sides:
+            started = time.perf_counter()
+            while time.perf_counter() - started < BATCH:
+                games = batch[compiled]
+                moves[compiled] += kernel.random_games(empty, games, seed=seed, compiled=compiled)
+                count[compiled] += games
+                seed += games
+            spent[compiled] += time.perf_counter() - started
+    return {s: (moves[s] / spent[s], count[s] / spent[s]) for s in sides}
+
+
 def speed_table(sizes: list[str], seconds: float) -> None:
     print(f"random playouts from the empty board, {seconds:g} s a column, batches in turn")
     if not kernel.ready():
@@ -70,8 +97,12 @@ def speed_table(sizes: list[str], seconds: float) -> None:
         f" {'compiled playouts/s':>20} {'oppai moves/s':>14} {'compiled/oppai':>15}"
     )
     for size in sizes:
-        for name, policy in (("local", Policy(local=0.5)), ("hard", ai.LEVELS["hard"].policy)):
-            found = rates(size, policy, seconds)
+        for name, policy in (
+            ("random", None),
+            ("local", Policy(local=0.5)),
+            ("hard", ai.LEVELS["hard"].policy),
+        ):
+            found = random_rates(size, seconds) if policy is None else rates(size, policy, seconds)
             pure = found[False][0]
             compiled, playouts = found.get(True, (0.0, 0.0))
             oppai = OPPAI.get(size)

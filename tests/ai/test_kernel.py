@@ -197,6 +197,26 @@ def test_the_pure_path_is_used_when_forced() -> None:
 @pytest.mark.parametrize(
     "compiled_path", [pytest.param(True, marks=compiled), pytest.param(False, id="pure")]
 )
+def test_random_games_each_start_from_the_position_and_leave_it_as_it_was(
+    compiled_path: bool,
+) -> None:
+    field = Field(8, 8)
+    field.place(field.index(Point(3, 3)), 1)
+    start = field.copy()
+    singles = [kernel.random_games(field, 1, seed=s, compiled=compiled_path) for s in (7, 8, 9)]
+    # Each game plays most of the 63 free points (a dot thrown into a ring ends up taken).
+    assert all(40 <= moves <= 63 for moves in singles)
+    if compiled_path:
+        # Game g of a batch is seeded seed + g: the batch is the three games played alone.
+        assert kernel.random_games(field, 3, seed=7, compiled=True) == sum(singles)
+    arrays = ("live", "dot", "owner", "taken", "chain", "score")
+    assert all(getattr(field, name) == getattr(start, name) for name in arrays)
+    assert field.around == start.around and field.free == start.free
+
+
+@pytest.mark.parametrize(
+    "compiled_path", [pytest.param(True, marks=compiled), pytest.param(False, id="pure")]
+)
 def test_a_playout_local_to_the_fight_plays_only_near_the_dots(compiled_path: bool) -> None:
     # Two dots on a 39x32 board: with reach 2 every dot played stands within 2 king steps of
     # one of them, and the far corners stay empty.
