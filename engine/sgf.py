@@ -3,7 +3,9 @@
 ``FF[4]GM[40]SZ[W:H]``; Pink is ``W`` (the first player), Blue is ``B``; a point is two letters
 (``a``-``z`` then ``A``-``Z``), the column from the left and the row from the top. Our own actions
 that are not dots are written as nodes the other tools skip: an empty move ``W[]`` is an end, and
-``XT[]`` on it marks a time-out; a resignation is the result ``RE[W+R]``/``RE[B+R]``.
+``XT[]`` on it marks a time-out; a resignation is the result ``RE[W+R]``/``RE[B+R]``; a draw
+by agreement is ``RE[0]`` on a game the moves leave unfinished, with ``XD[W]``/``XD[B]`` naming
+the player who accepted it.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
     result = game.result
     if result is not None:
         head.append(f"RE[{_result_code(result.winner, result.pink, result.blue, result.reason)}]")
+    last = game.record.actions[-1:]
+    if last and last[0].kind == ActionKind.DRAW:
+        head.append(f"XD[{_COLOUR[last[0].player]}]")
     record = game.record
     for player in Player:
         setup = [p for who, p in record.start_dots if who is player]
@@ -70,7 +75,7 @@ def dumps(game: Game, *, pink: str | None = None, blue: str | None = None) -> st
             nodes.append(f";{colour}[]")
         elif action.kind == ActionKind.TIME:
             nodes.append(f";{colour}[]XT[]")
-        # A resignation is the RE property: it is always the last action.
+        # A resignation and a draw are root properties (RE, XD): each is the last action.
     return "(" + "".join(nodes) + ")"
 
 
@@ -130,6 +135,11 @@ def loads(text: str) -> Game:
                         game.apply(action)
         if resigned is not None and not game.is_over:
             game.apply(Action(ActionKind.RESIGN, resigned))
+        elif result in ("0", "Draw") and not game.is_over:
+            # Drawn while moves were still left: agreed (by XD's player, else the one to move).
+            accepted = _PLAYER.get(root.get("XD", [""])[0]) or game.to_move
+            assert accepted is not None
+            game.apply(Action(ActionKind.DRAW, accepted))
     except SgfError:
         raise
     except ValueError as error:

@@ -118,6 +118,25 @@ def test_draw_result() -> None:
     assert "RE[0]" in sgf.dumps(game)
 
 
+def test_a_draw_by_agreement_reads_back_drawn_by_agreement() -> None:
+    game = Game(7, 7)
+    for player, point in moves("P:D5 B:D4 P:C4 B:A1 P:E4 B:A2 P:D3 B:A3"):
+        game.place(point, player)
+    game.agree_draw(BLUE)
+    text = sgf.dumps(game)
+    assert "RE[0]" in text and "XD[B]" in text
+    again = sgf.loads(text)
+    _same(again, game)
+    assert again.result is not None and again.result.reason == "agreement"
+    assert again.record.actions[-1] == game.record.actions[-1]
+
+
+def test_another_tools_draw_on_an_unfinished_record_is_a_draw_by_agreement() -> None:
+    again = sgf.loads("(;GM[40]SZ[7:7]RE[Draw];W[dc];B[dd])")
+    assert again.result is not None and again.result.winner is None
+    assert again.result.reason == "agreement"
+
+
 def test_round_trip_with_ends_time_outs_and_grounding() -> None:
     game = Game(9, 9, start="double-cross")
     game.place("A1")
