@@ -674,29 +674,31 @@ def random_games(b, meta, chain, dirs, stride, player, games, seed, w):
     """Play ``games`` uniformly random games from the position to a full board, each on a copy
     of its arrays (the position is left as it was), as oppai-rs's bench does: every free point
     in random order, players alternating. Returns the moves played in all."""
-    recent = np.zeros(2, dtype=np.int64)
-    first = np.zeros(b[0].shape[0], dtype=np.uint8)
+    np.random.seed(seed)
+    taken = b[TAKEN]
+    cells = taken.shape[0]
+    free = np.empty(cells, dtype=np.int64)
     total = 0
-    for g in range(games):
+    for _ in range(games):
         copy = (b[0].copy(), b[1].copy(), b[2].copy(), b[3].copy(), b[4].copy(), b[5].copy(), b[6])
-        total += playout(
-            copy,
-            meta.copy(),
-            chain.copy(),
-            dirs,
-            stride,
-            player,
-            False,
-            seed + g,
-            0.0,
-            0.0,
-            False,
-            -1,
-            0,
-            recent,
-            first,
-            w,
-        )
+        state, links = meta.copy(), chain.copy()
+        now = copy[TAKEN]
+        nfree = 0
+        for c in range(stride + 1, cells - stride - 1):
+            if not taken[c]:
+                free[nfree] = c
+                nfree += 1
+        mover = player
+        while nfree:
+            k = int(np.random.random() * nfree)
+            c = free[k]
+            nfree -= 1
+            free[k] = free[nfree]
+            if now[c]:
+                continue
+            place(copy, state, links, dirs, stride, c, mover, w)
+            mover = 3 - mover
+            total += 1
     return total
 
 
