@@ -10,8 +10,10 @@ Compiling takes seconds, so it is done once and cached on disk: in ``NUMBA_CACHE
 else in the user's cache directory (``$XDG_CACHE_HOME/dots-discord/numba``, by default
 ``~/.cache/dots-discord/numba``), so a restarted worker loads it in a fraction of a second.
 ``warm_up()`` loads (or compiles) it in a background thread; until it is ready the searches
-use the pure-Python playouts, so no move ever waits for a compile (the first move after a cold
-start stays within its level's time). ``warm_up(wait=True)`` waits for it (tests, benches).
+use the pure-Python playouts, so no move ever waits for a compile. A search's first move in a
+process waits a few tenths of a second for it, within its level's time (``warm_up(within=)``):
+enough for a load from the cache, so the first move after a restart is searched compiled.
+``warm_up(wait=True)`` waits for it (tests, benches).
 
 Only this module imports ai/compiled.py (an import-linter contract says so).
 """
@@ -73,20 +75,25 @@ def ready() -> bool:
     return _ready.is_set()
 
 
-def warm_up(*, wait: bool = False) -> bool:
+def warm_up(*, wait: bool = False, within: float | None = None) -> bool:
     """Make the compiled kernel ready, once a process, in a background thread: loaded from
-    the disk cache (a second or so), or compiled first when the cache is empty (tens of
-    seconds); the pure-Python playouts serve meanwhile, so no move waits for it. With
-    ``wait``, wait for it. Returns whether it is ready."""
+    the disk cache (a few tenths of a second), or compiled first when the cache is empty
+    (tens of seconds); the pure-Python playouts serve meanwhile. With ``wait``, wait for it;
+    with ``within``, the call that starts it waits at most that many seconds (a load from
+    the cache is worth waiting for, a compile is not: later calls go on at once). Returns
+    whether it is ready."""
     if _compiled is None:
         return False
     with _lock:
-        if not _warming:
+        first = not _warming
+        if first:
             thread = threading.Thread(target=_compile, name="dots-kernel", daemon=True)
             _warming.append(thread)
             thread.start()
     if wait:
         _done.wait()
+    elif within is not None and first:
+        _done.wait(within)
     return _ready.is_set()
 
 

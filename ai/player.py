@@ -39,6 +39,9 @@ RESCUE_REWARD = 0.7
 # A working ladder is as sure as a capture: the search's own capture prior (ai/search.py),
 # which the ladder's first dot lacks, is made up for by a double head start.
 LADDER_VISITS = 2 * PRIOR_VISITS
+# The longest a move waits for the compiled kernel to load (from its disk cache: 0.3 s on
+# this kind of machine) in a fresh process, at most a third of the move's time cap.
+KERNEL_WAIT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +90,14 @@ def choose(
         ValueError: no level has that name.
     """
     spec = level_named(level) if isinstance(level, str) else level
-    # The compiled kernel loads (or compiles) in the background, once a process; the
-    # pure-Python playouts serve until it is ready (ai/kernel.py).
-    kernel.warm_up()
     # The time cap and the time budget count from here: on 39x32 the looks before the
     # search (the fills, the threats) take a noticeable part of them.
     started = time.perf_counter()
+    # The compiled kernel loads (or compiles) in the background, once a process; the
+    # pure-Python playouts serve until it is ready (ai/kernel.py). A load from the disk
+    # cache takes a few tenths of a second: worth waiting for, within the move's time.
+    cap = spec.max_seconds if max_seconds is None else max_seconds
+    kernel.warm_up(within=min(KERNEL_WAIT, cap / 3))
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
@@ -164,7 +169,7 @@ def choose(
         recent=recent,
         priors=tuple(priors),
         seconds=None if seconds is None else _left(seconds, started),
-        max_seconds=_left(spec.max_seconds if max_seconds is None else max_seconds, started),
+        max_seconds=_left(cap, started),
         tree=tree,
     )
     if keeping and result.root is not None and result.root.children:

@@ -180,6 +180,48 @@ def test_the_same_seed_gives_the_same_compiled_playout() -> None:
     assert run() == run()
 
 
+# A fresh process's first hard move; prints whether its search used the kernel (the search
+# asks kernel.ready() once, at its start) and the seconds the move took.
+FIRST_MOVE = (
+    "import time; import ai; from ai import kernel, player; from engine import Game; "
+    "asked = []; ready = kernel.ready; "
+    "kernel.ready = lambda: asked.append(ready()) or asked[-1]; "
+    "player.KERNEL_WAIT = {wait}; game = Game(10, 10); "
+    "[game.place(name) for name in ('E5', 'F6', 'F5', 'E6')]; "
+    "started = time.perf_counter(); decision = ai.choose(game, 'hard', seed=1); "
+    "print(asked[0], time.perf_counter() - started)"
+)
+
+
+@compiled
+def test_the_first_move_of_a_process_searches_compiled_once_the_cache_loads(
+    tmp_path: Path,
+) -> None:
+    # The module's fixture filled the cache: a fresh process's first move waits for the load
+    # (given time enough on a loaded machine) and searches with the kernel.
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_MOVE.format(wait=10)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split()[0] == "True"
+    # An empty cache: the first move waits its short while, then searches in pure Python
+    # within hard's time cap (1.5 s) instead of waiting for the compile.
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_MOVE.format(wait=0.2)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    used, seconds = out.stdout.split()
+    assert used == "False" and float(seconds) < 3.0
+
+
 def test_the_pure_path_is_used_when_forced() -> None:
     env = {**os.environ, kernel.PURE_ENV: "1"}
     code = (
