@@ -188,9 +188,9 @@ async def post_card(
     """Post ``view``'s card in its thread (without its pictures when Discord refuses them),
     make it the game's card and take the buttons off the previous one. None when Discord
     refuses the post. A game that lives on its card (``bot.cogs.on_card``) gets it as a
-    follow-up of a player's interaction, without the buttons of ``buttons``."""
+    follow-up of a player's interaction."""
     if lives_on_card(view):
-        return await post_card_on_answer(bot, view, content, files)
+        return await post_card_on_answer(bot, view, content, files, buttons)
     locale = await bot.locales.of_guild(view.guild_id)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     files = [*files, *await around_last(view, files)]
@@ -216,14 +216,18 @@ async def post_card(
 
 
 async def post_card_on_answer(
-    bot: GameBot, view: GameView, content: str, files: Sequence[discord.File]
+    bot: GameBot,
+    view: GameView,
+    content: str,
+    files: Sequence[discord.File],
+    buttons: discord.ui.View | None = None,
 ) -> discord.Message | None:
-    """``post_card`` for a game that lives on its card: its card as a follow-up of the newest
-    interaction there (the previous card loses its buttons while its own token answers);
-    without one, the news in the players' DMs."""
+    """``post_card`` for a game that lives on its card: its card (with ``buttons``, e.g. the
+    result's) as a follow-up of the newest interaction there (the previous card loses its
+    buttons while its own token answers); without one, the news in the players' DMs."""
     locale = await bot.locales.of_guild(view.guild_id)
     files = [*files, *await around_last(view, files)]
-    layout = card_layout(view, content, files, locale=locale)
+    layout = card_layout(view, content, files, locale=locale, extra=buttons)
     posted = await post_on_card(bot, view, content, files=files, view=layout)
     if posted is None:
         return None

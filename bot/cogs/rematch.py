@@ -4,7 +4,9 @@ Either player of a finished game may click it: against a person it posts the off
 challenge with fixed colours, ``bot.games.rematch``) in the game's channel, with the
 challenge's own buttons, so accepting it opens the new game's thread like any challenge;
 against the computer the new game starts at once in a thread of its own. Every result is
-posted with ``result_buttons`` (``bot.cogs.outcomes``).
+posted with ``result_buttons`` (``bot.cogs.outcomes``). A game that lived on its card
+(``bot.cogs.on_card``: a DM, a group DM) has its offer as the answer to the click, where the
+bot may not post on its own, and the new game lives on its card too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from bot import text
 from bot.cogs.challenges import challenge_view, offer_names
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, reply
+from bot.cogs.on_card import NO_SERVER, lives_on_card
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_placeholder, send
 from bot.cogs.review import ReviewButton
@@ -76,6 +79,18 @@ def offer_text(challenge: Challenge, locale: str = SOURCE) -> str:
         colour=translate(locale, words_of(Colour(colour)).description),
     )
     return translate(locale, offer)
+
+
+def offer_post(offer: Challenge, locale: str) -> dict[str, Any]:
+    """The offer's post: its text, the challenge's buttons, a ping of the other player only."""
+    assert offer.opponent_id is not None
+    return {
+        "content": offer_text(offer, locale),
+        "view": challenge_view(offer.challenge_id, locale=locale),
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(offer.opponent_id)]
+        ),
+    }
 
 
 def asked_text(challenge: Challenge, link: str, locale: str = SOURCE) -> str:
@@ -137,7 +152,7 @@ class RematchButton(
         bot = bot_of(interaction)
         old = await bot.service.game(self.key)
         colour = old.player_of(interaction.user.id)  # None: a bystander, refused by the service
-        if colour is not None:
+        if colour is not None and not lives_on_card(old):  # on a card: no server to leave
             other = old.user_of(colour.opponent)
             if not is_computer(other) and not await is_member(bot, old.guild_id, other):
                 raise OpponentLeft(N_("your opponent is no longer in this server: no rematch"))
@@ -178,9 +193,17 @@ async def is_member(bot: GameBot, guild_id: int, user_id: int) -> bool:
 async def post_offer(
     bot: GameBot, interaction: discord.Interaction[Any], deferred: bool | None, offer: Challenge
 ) -> None:
-    """Post the offer in the game's channel (pinging the other player) and say where."""
-    link = await send_offer(bot, offer)
+    """Post the offer in the game's channel (pinging the other player) and say where; for a
+    game that lived on its card, the offer is the answer to the click."""
     locale = await bot.locales.of_guild(offer.guild_id)
+    if offer.guild_id == NO_SERVER:
+        message = await post_answer(interaction, deferred, **offer_post(offer, locale))
+        if message is not None:
+            await bot.service.set_challenge_message(
+                challenge_id=offer.challenge_id, message_id=message.id
+            )
+        return
+    link = await send_offer(bot, offer)
     await reply(
         interaction,
         deferred,
@@ -193,16 +216,8 @@ async def send_offer(bot: GameBot, offer: Challenge) -> str:
     """Post the offer in the game's channel, pinging the other player, and remember its
     message; the link to it."""
     channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
-    assert offer.opponent_id is not None
     locale = await bot.locales.of_guild(offer.guild_id)
-    message = await send(
-        channel,
-        offer_text(offer, locale),
-        view=challenge_view(offer.challenge_id, locale=locale),
-        allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(offer.opponent_id)]
-        ),
-    )
+    message = await send(channel, **offer_post(offer, locale))
     await bot.service.set_challenge_message(challenge_id=offer.challenge_id, message_id=message.id)
     return message_link(offer.guild_id, offer.channel_id, message.id)
 
@@ -210,7 +225,12 @@ async def send_offer(bot: GameBot, offer: Challenge) -> str:
 async def offer_again(bot: GameBot, offer: Challenge, token: str | None) -> None:
     """Post a rematch offer after a restart unless it was posted before the crash (its
     message found by its id or by its Accept button; a resend's nonce keeps it single too),
-    and say where in the placeholder of the Rematch click while Discord still allows it."""
+    and say where in the placeholder of the Rematch click while Discord still allows it. An
+    offer of a game that lived on its card can only be that placeholder (nothing when its
+    token expired: the players' next click shows where the game stands)."""
+    if offer.guild_id == NO_SERVER:
+        await offer_in_placeholder(bot, offer, token)
+        return
     found = await challenge_message(bot, offer)
     if found is None:
         try:
@@ -233,6 +253,20 @@ async def offer_again(bot: GameBot, offer: Challenge, token: str | None) -> None
                 asked_text(offer, link, locale),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+
+async def offer_in_placeholder(bot: GameBot, offer: Challenge, token: str | None) -> None:
+    """The offer of a game that lived on its card, in the placeholder of the Rematch click
+    whose token is ``token`` (while Discord still accepts it)."""
+    if token is None:
+        return
+    locale = await bot.locales.of_guild(offer.guild_id)
+    try:
+        message = await edit_placeholder(bot, token, **offer_post(offer, locale))
+    except discord.HTTPException:  # the token expired: no place left to show it
+        log.info("rematch offer %s: its click expired before it was shown", offer.challenge_id)
+        return
+    await bot.service.set_challenge_message(challenge_id=offer.challenge_id, message_id=message.id)
 
 
 class Rematches(commands.Cog):

@@ -27,6 +27,7 @@ from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import defer, in_time, public_locale, reply
 from bot.cogs.locales import user_locale
 from bot.cogs.names import picture_names
+from bot.cogs.on_card import lives_on_card
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_original, follow_up, send
 from bot.games import GameView, PostKind, Refusal
@@ -87,6 +88,9 @@ async def post_review(bot: GameBot, interaction: discord.Interaction[Any], game_
 
     made = await bot.service.review(game_id=game_id, user_id=interaction.user.id, progress=progress)
     if time.monotonic() - started > TOKEN_LIFETIME:
+        if lives_on_card(view):  # no post of the bot's own there: the next click shows it
+            log.info("game %s: its review outlived the click that asked for it", game_id)
+            return
         where = interaction.channel_id or view.thread_id or view.channel_id
         channel = bot.get_partial_messageable(where, guild_id=view.guild_id)
         await post(bot, interaction, view, made, locale, channel=channel)
@@ -102,7 +106,10 @@ async def checked(bot: GameBot, interaction: discord.Interaction[Any], game_id: 
     """
     service = bot.service
     view = await service.reviewable(game_id=game_id)
-    if view.guild_id != interaction.guild_id:
+    # A game that lived on its card is reviewed where it was played (its DM, its group DM).
+    if view.guild_id != interaction.guild_id and not (
+        lives_on_card(view) and view.channel_id == interaction.channel_id
+    ):
         raise NoSuchGame(_("there is no game #{game_id} in this server", game_id=game_id))
     if await service.stored_review(game_id=game_id) is None:
         await service.reviews.check_limit(user_id=interaction.user.id)

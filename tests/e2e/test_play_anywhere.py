@@ -6,6 +6,7 @@ answer comes within 3 seconds and every card passes the fake's Components V2 rul
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from datetime import timedelta
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cogs import on_card
+from bot.cogs.client import BUSY_HANDLERS
 from engine import Point
 from tests.e2e.helpers import Server, ShiftedClock, make_server, query
 from tests.e2e.test_click_play import (
@@ -27,6 +29,7 @@ from tests.e2e.test_click_play import (
     shown_text,
     status,
 )
+from tests.fakediscord.faults import FOLLOWUP
 from tests.fakediscord.fixtures import fake_discord
 from tests.fakediscord.installs import create_group_dm
 from tests.fakediscord.server import FakeDiscord
@@ -144,10 +147,11 @@ async def test_a_game_against_the_computer_outside_a_server_with_the_bot_is_play
         await started.reply(timeout=SLOW)
         await answered_in_time(started)
         game_id = await game_on_card(server, channel)
-        for point in (Point(4, 4), Point(2, 7), Point(7, 2)):
+        for turn, point in enumerate((Point(4, 4), Point(2, 7), Point(7, 2))):
             await play_by_clicks(server, channel, game_id, server.alice, point, (10, 10))
-            # The computer's reply is a card too, following the same click.
-            await card_for(server, channel, game_id, moves_of(server, game_id) + 1)
+            # The computer's reply is a card too, following the same click (counted from the
+            # turn: the reply may be stored already).
+            await card_for(server, channel, game_id, 2 * turn + 2)
         await resign_by_card(server, channel, game_id, server.alice)
         await no_card_buttons_left(server, channel)
     assert fake.threads() == []
@@ -261,4 +265,145 @@ async def test_a_time_out_while_the_bot_was_down_reaches_the_dms_and_the_next_cl
         shown = await card_for(server, group, game_id, 2)
         assert "ran out of time" not in shown_text(shown)  # the card says how it stands
         assert "may play on alone" in shown_text(shown)
+    assert_clean(server, group, caplog)
+
+
+def rematch_button(server: Server, channel: Channel, game_id: int) -> Message | None:
+    """The message in ``channel`` with the Rematch button of game ``game_id``, once posted."""
+    wanted = f"dots:rematch:offer:{game_id}"
+    return next((m for m in server.fake.posted(channel) if wanted in m.custom_ids()), None)
+
+
+async def test_a_card_game_ends_with_a_rematch_offered_and_played_on_its_card(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = server.fake
+    alice, bob, carol = server.alice, server.bob, server.carol
+    group = create_group_dm(fake, alice, bob, carol)
+    async with card_bot(server):
+        game_id = await challenge_accepted(server, group, alice, bob)
+        await play_by_clicks(server, group, game_id, alice, Point(4, 4), (10, 10))
+        await resign_by_card(server, group, game_id, bob)
+        final = await fake.wait_until(
+            lambda: rematch_button(server, group, game_id), timeout=SLOW, poll=None
+        )
+        rematch = f"dots:rematch:offer:{game_id}"
+        # Carol sees the result but the rematch is not hers to ask for.
+        before = query(server.database, "SELECT COUNT(*) FROM challenges")
+        stranger = await fake.click(carol, final, rematch)
+        refusal = await stranger.reply(timeout=SLOW)
+        await answered_in_time(stranger)
+        assert refusal.is_ephemeral
+        assert query(server.database, "SELECT COUNT(*) FROM challenges") == before
+        # Bob asks: the offer is the public answer to his click, pinging Alice.
+        asked = await fake.click(bob, final, rematch)
+        offer = await asked.reply(timeout=SLOW)
+        await answered_in_time(asked)
+        assert not offer.is_ephemeral and f"<@{alice.id}>" in offer.content
+        assert "rematch of game" in offer.content
+        accept = next(c for c in offer.custom_ids() if c.startswith("dots:challenge:accept:"))
+        await answered_in_time(await fake.click(alice, offer, accept))
+        new_id = await fake.wait_until(
+            lambda: (
+                query(server.database, "SELECT MAX(game_id) FROM games")[0][0] != game_id
+                and query(server.database, "SELECT MAX(game_id) FROM games")[0][0]
+            ),
+            timeout=SLOW,
+        )
+        ((pink, blue, guild, thread),) = query(
+            server.database,
+            "SELECT pink_id, blue_id, guild_id, thread_id FROM games WHERE game_id = ?",
+            (new_id,),
+        )
+        # Colours swapped, and the new game lives on its card too: Bob (Pink now) plays first.
+        assert (pink, blue, guild, thread) == (bob.id, alice.id, 0, None)
+        await play_by_clicks(server, group, new_id, bob, Point(5, 5), (10, 10))
+        # The finished game's Review is answered where it was played.
+        review = await fake.click(carol, final, f"dots:review:game:{game_id}")
+        await review.reply(timeout=SLOW)
+        await answered_in_time(review)
+        shown = await fake.wait_until(
+            lambda: next(
+                (m for m in fake.posted(group) if m.attachments and "Review" in m.content), None
+            ),
+            timeout=SLOW,
+            poll=None,
+        )
+        assert f"#{game_id}" in shown.content
+    assert fake.threads() == []
+    assert_clean(server, group, caplog)
+
+
+async def test_a_rematch_against_the_computer_on_a_card_starts_at_once(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = server.fake
+    channel = fake.open_dm(server.alice)
+    async with card_bot(server):
+        started = await fake.slash(
+            server.alice, "play-computer", channel=channel, level="easy", colour="pink"
+        )
+        await started.reply(timeout=SLOW)
+        game_id = await game_on_card(server, channel)
+        await resign_by_card(server, channel, game_id, server.alice)
+        final = await fake.wait_until(
+            lambda: rematch_button(server, channel, game_id), timeout=SLOW, poll=None
+        )
+        again = await fake.click(server.alice, final, f"dots:rematch:offer:{game_id}")
+        answer = await again.reply(timeout=SLOW)
+        await answered_in_time(again)
+        assert not answer.is_ephemeral and "you play Blue" in answer.content
+        ((new_id, pink, blue, guild),) = await fake.wait_until(
+            lambda: query(
+                server.database,
+                "SELECT game_id, pink_id, blue_id, guild_id FROM games WHERE game_id != ?",
+                (game_id,),
+            ),
+            timeout=SLOW,
+        )
+        assert (blue, guild) == (server.alice.id, 0) and pink < 0
+        # The computer (Pink) opens, and Alice answers from the new game's card.
+        await card_for(server, channel, new_id, 1)
+        await play_by_clicks(server, channel, new_id, server.alice, Point(2, 2), (10, 10))
+    assert fake.threads() == []
+    assert_clean(server, channel, caplog)
+
+
+async def test_a_card_games_rematch_offer_stopped_on_its_way_fills_the_clicks_placeholder(
+    server: Server, group: Channel, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake, db = server.fake, server.database
+    alice, bob = server.alice, server.bob
+    async with card_bot(server) as bot:
+        game_id = await challenge_accepted(server, group, alice, bob)
+        await resign_by_card(server, group, game_id, alice)
+        final = await fake.wait_until(
+            lambda: rematch_button(server, group, game_id), timeout=SLOW, poll=None
+        )
+        # The bot is busy, so it defers Bob's click; then it stops while the offer (the
+        # click's follow-up) is on its way: Discord never gets it.
+        loop = asyncio.get_running_loop()
+        others = {loop.create_future() for _ in range(BUSY_HANDLERS + 1)}
+        bot._handlers |= others
+        fake.faults.slow("POST", FOLLOWUP, 30)
+        click = await fake.click(bob, final, f"dots:rematch:offer:{game_id}")
+        assert (await click.response()).name == "deferred message"
+        await fake.wait_until(
+            lambda: query(db, "SELECT COUNT(*) FROM outbox WHERE kind = 'offered'") == [(1,)],
+            timeout=SLOW,
+        )
+        bot._handlers -= others
+    fake.faults.clear()
+    async with card_bot(server):
+        # At the next start the offer fills the placeholder of Bob's click, once.
+        offer = await click.reply(timeout=SLOW)
+        await fake.wait_until(lambda: query(db, "SELECT COUNT(*) FROM outbox") == [(0,)])
+        assert f"<@{alice.id}>" in offer.content and "rematch of game" in offer.content
+        accept = next(c for c in offer.custom_ids() if c.startswith("dots:challenge:accept:"))
+        assert query(db, "SELECT message_id FROM challenges WHERE rematch_of = ?",
+                     (game_id,)) == [(offer.id,)]  # fmt: skip
+        await answered_in_time(await fake.click(alice, offer, accept))
+        await fake.wait_until(
+            lambda: query(db, "SELECT COUNT(*) FROM games") == [(2,)], timeout=SLOW
+        )
     assert_clean(server, group, caplog)
