@@ -575,6 +575,16 @@ def fight(live, stride, reach):
 
 
 @njit(cache=True)
+def _draw(free, nfree):
+    """A point drawn at random from ``free[:nfree]`` and swapped out: (it, the count left)."""
+    k = int(np.random.random() * nfree)
+    c = free[k]
+    nfree -= 1
+    free[k] = free[nfree]
+    return c, nfree
+
+
+@njit(cache=True)
 def playout(
     b,
     meta,
@@ -638,10 +648,7 @@ def playout(
         if chosen < 0:
             nskip = 0
             while nfree:
-                k = int(np.random.random() * nfree)
-                c = free[k]
-                nfree -= 1
-                free[k] = free[nfree]
+                c, nfree = _draw(free, nfree)
                 if taken[c]:
                     continue
                 if avoid and is_suicide(b, meta, chain, dirs, stride, c, player, w):
@@ -690,10 +697,7 @@ def random_games(b, meta, chain, dirs, stride, player, games, seed, w):
                 nfree += 1
         mover = player
         while nfree:
-            k = int(np.random.random() * nfree)
-            c = free[k]
-            nfree -= 1
-            free[k] = free[nfree]
+            c, nfree = _draw(free, nfree)
             if now[c]:
                 continue
             place(copy, state, links, dirs, stride, c, mover, w)

@@ -197,29 +197,27 @@ FIRST_MOVE = (
 def test_the_first_move_of_a_process_searches_compiled_once_the_cache_loads(
     tmp_path: Path,
 ) -> None:
+    def first_move(wait: float, cache: Path | None = None) -> tuple[str, float]:
+        env = {**os.environ, **({"NUMBA_CACHE_DIR": str(cache)} if cache else {})}
+        code = FIRST_MOVE.format(wait=wait)
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        used, seconds = out.stdout.split()
+        return used, float(seconds)
+
     # The module's fixture filled the cache: a fresh process's first move waits for the load
     # (given time enough on a loaded machine) and searches with the kernel.
-    out = subprocess.run(
-        [sys.executable, "-c", FIRST_MOVE.format(wait=10)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.split()[0] == "True"
+    assert first_move(10)[0] == "True"
     # An empty cache: the first move waits its short while, then searches in pure Python
     # within hard's time cap (1.5 s) instead of waiting for the compile.
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run(
-        [sys.executable, "-c", FIRST_MOVE.format(wait=0.2)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    used, seconds = out.stdout.split()
-    assert used == "False" and float(seconds) < 3.0
+    used, seconds = first_move(0.2, tmp_path)
+    assert used == "False" and seconds < 3.0
 
 
 def test_the_pure_path_is_used_when_forced() -> None:

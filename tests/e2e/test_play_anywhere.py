@@ -51,6 +51,12 @@ def group(server: Server) -> Channel:
     return create_group_dm(server.fake, server.alice, server.bob)
 
 
+@pytest.fixture
+def trio(server: Server) -> Channel:
+    """A group DM of Alice, Bob and Carol (the bot is not in it)."""
+    return create_group_dm(server.fake, server.alice, server.bob, server.carol)
+
+
 def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -159,11 +165,10 @@ async def test_a_game_against_the_computer_outside_a_server_with_the_bot_is_play
 
 
 async def test_a_challenge_in_a_group_dm_is_played_by_clicks_and_a_stranger_is_refused(
-    server: Server, caplog: pytest.LogCaptureFixture
+    server: Server, trio: Channel, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake = server.fake
+    fake, group = server.fake, trio
     alice, bob, carol = server.alice, server.bob, server.carol
-    group = create_group_dm(fake, alice, bob, carol)
     async with card_bot(server):
         game_id = await challenge_accepted(server, group, alice, bob)
         card = await card_for(server, group, game_id, 0)
@@ -275,11 +280,10 @@ def rematch_button(server: Server, channel: Channel, game_id: int) -> Message | 
 
 
 async def test_a_card_game_ends_with_a_rematch_offered_and_played_on_its_card(
-    server: Server, caplog: pytest.LogCaptureFixture
+    server: Server, trio: Channel, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake = server.fake
+    fake, group = server.fake, trio
     alice, bob, carol = server.alice, server.bob, server.carol
-    group = create_group_dm(fake, alice, bob, carol)
     async with card_bot(server):
         game_id = await challenge_accepted(server, group, alice, bob)
         await play_by_clicks(server, group, game_id, alice, Point(4, 4), (10, 10))
