@@ -80,7 +80,7 @@ class Admin(
             game_id=game,
             user=interaction.user.mention,
         )
-        locale = await self.bot.locales.of_guild(view.guild_id)
+        locale = await self.bot.locales.of_place(view.guild_id, view.channel_id)
         await send_to_game(self.bot, view, translate(locale, public))
 
     @app_commands.command(

@@ -191,7 +191,7 @@ async def post_card(
     follow-up of a player's interaction."""
     if lives_on_card(view):
         return await post_card_on_answer(bot, view, content, files, buttons)
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)
     files = [*files, *await around_last(view, files)]
     try:
@@ -225,7 +225,7 @@ async def post_card_on_answer(
     """``post_card`` for a game that lives on its card: its card (with ``buttons``, e.g. the
     result's) as a follow-up of the newest interaction there (the previous card loses its
     buttons while its own token answers); without one, the news in the players' DMs."""
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     files = [*files, *await around_last(view, files)]
     layout = card_layout(view, content, files, locale=locale, extra=buttons)
     posted = await post_on_card(bot, view, content, files=files, view=layout)
@@ -240,7 +240,7 @@ async def post_card_on_answer(
 
 async def show_card(bot: GameBot, view: GameView) -> None:
     """Post the card of ``view`` as it is (no news: its status, its picture)."""
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     picture = await picture_file(bot, view, locale=locale)
     await post_card(bot, view, status_text(view, locale=locale), [picture], None)
 

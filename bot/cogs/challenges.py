@@ -21,7 +21,7 @@ from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, public_locale, update_clicked
 from bot.cogs.locales import user_locale
 from bot.cogs.names import mentions
-from bot.cogs.on_card import NO_SERVER, anywhere, home_guild
+from bot.cogs.on_card import anywhere, home_guild
 from bot.cogs.options import (
     OPTION_CHOICES,
     OPTION_DESCRIPTIONS,
@@ -32,6 +32,7 @@ from bot.cogs.persistent import ActionButton, CustomId
 from bot.cogs.posts import edit_message, edit_placeholder
 from bot.cogs.starts import post_game_start, start_against_computer
 from bot.games import (
+    NO_SERVER,
     Challenge,
     ChallengeCalledOff,
     ChallengeStatus,
@@ -315,7 +316,7 @@ async def show_called_off(bot: GameBot, challenge: Challenge, token: str | None)
     """Show a decline or withdrawal after a restart: in the placeholder of the click it
     answered (its challenge's message) while Discord still allows the click's token, else by
     editing the challenge's message. Both are edits: shown once however often they are done."""
-    locale = await bot.locales.of_guild(challenge.guild_id)
+    locale = await bot.locales.of_place(challenge.guild_id, challenge.channel_id)
     content = called_off_text(challenge, locale)
     buttons = challenge_view(challenge.challenge_id, disabled=True, locale=locale)
     if token is not None:

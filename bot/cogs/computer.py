@@ -83,7 +83,7 @@ async def undo_in(interaction: discord.Interaction[Any], view: GameView, _arg: s
     )
     view = undone.view
     points = [a.point.name for a in undone.taken if a.point is not None]
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     took = _(
         "{user} takes back {point} and the computer's reply {reply}.",
         user=mention(interaction.user.id, locale),

@@ -106,7 +106,7 @@ class DrawButton(
         bot = bot_of(interaction)
         view = await bot.service.game(self.key)
         check_answer(view, user_id=interaction.user.id, offered_by=self.by, moves=self.moves)
-        locale = await bot.locales.of_guild(view.guild_id)
+        locale = await bot.locales.of_place(view.guild_id, view.channel_id)
         if self.action == "decline":
             said = answered_text(interaction.user.id, accepted=False, locale=locale)
             await edit(interaction, said, view=None, allowed_mentions=MENTIONS)
@@ -171,7 +171,7 @@ async def offer_draw(interaction: discord.Interaction[Any], view: GameView, _arg
     if is_computer(view.pink_id) or is_computer(view.blue_id):
         raise Refusal(N_("the computer does not agree to draws: play on, end or resign"))
     bot = bot_of(interaction)
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     offer = offer_text(view, interaction.user.id, locale)
     buttons = offer_view(view, interaction.user.id, locale)
     if in_game_channel(interaction, view):

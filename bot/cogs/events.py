@@ -71,7 +71,7 @@ class Events(commands.Cog):
                 challenge.channel_id, guild_id=challenge.guild_id
             )
             message = channel.get_partial_message(challenge.message_id)
-            locale = await self.bot.locales.of_guild(challenge.guild_id)
+            locale = await self.bot.locales.of_place(challenge.guild_id, challenge.channel_id)
             try:
                 await edit_message(
                     message,
@@ -120,7 +120,7 @@ class Events(commands.Cog):
             if await self.bot.service.wants_notify(user_id=event.user_id):
                 await notify_turn(self.bot, view, event.user_id, reminder=reminder)
             else:
-                locale = await self.bot.locales.of_guild(view.guild_id)
+                locale = await self.bot.locales.of_place(view.guild_id, view.channel_id)
                 await send_to_game(
                     self.bot, view, f"<@{event.user_id}> {reminder(locale, link=False)}"
                 )
@@ -141,7 +141,7 @@ class Events(commands.Cog):
             earned = tuple(news for each in event.outcomes for news in each.stickers)
             if earned != outcome.stickers:
                 outcome = replace(outcome, stickers=earned)
-            locale = await self.bot.locales.of_guild(outcome.view.guild_id)
+            locale = await self.bot.locales.of_place(outcome.view.guild_id, outcome.view.channel_id)
             await announce(self.bot, outcome, earlier=alone_line(event.outcomes[:-1], locale))
 
 

@@ -437,7 +437,7 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True, ephemeral=True)
         bot = bot_of(interaction)
         service = bot.service
-        locale = await bot.locales.of_guild(view.guild_id)
+        locale = await bot.locales.of_place(view.guild_id, view.channel_id)
         names = await picture_names(bot, view, locale)
         record = sgf.dumps(view.game, pink=names[Player.PINK], blue=names[Player.BLUE]).encode()
         gif = None if view.is_running else await service.stored_replay(game_id=view.game_id)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games.models import NO_SERVER
 from bot.i18n import SOURCE, normalize
 
 if TYPE_CHECKING:
@@ -33,14 +34,24 @@ class Locales:
         self._chosen: dict[int, str | None] = {}
         self._loads: dict[int, asyncio.Future[str | None]] = {}
         self._seen_of_user: dict[int, str] = {}
+        self._seen_in_place: dict[int, str] = {}
 
     def note(self, interaction: discord.Interaction[Any]) -> None:
         """Remember (in memory) the server's and the user's languages an interaction shows; the
         user's is stored when a direct message is written in it (``of_user``), so an
-        interaction that is refused writes nothing."""
-        if interaction.guild_id is not None and interaction.guild_locale is not None:
-            self._seen_in_guild[interaction.guild_id] = normalize(interaction.guild_locale)
+        interaction that is refused writes nothing. Where the bot is no member (a DM, a group
+        DM, a server without it), the language of the channel's public answers: the server's,
+        else the user's (``of_place``)."""
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is not None and interaction.guild_locale is not None:
+            self._seen_in_guild[guild_id] = normalize(interaction.guild_locale)
         self._seen_of_user[interaction.user.id] = user_locale(interaction)
+        if channel_id is not None and (guild_id is None or not interaction.is_guild_integration()):
+            self._seen_in_place[channel_id] = (
+                self._seen_in_guild.get(guild_id, SOURCE)
+                if guild_id is not None
+                else user_locale(interaction)
+            )
 
     async def chosen(self, guild_id: int) -> str | None:
         """The locale an admin chose for the server (None: none chosen)."""
@@ -76,6 +87,14 @@ class Locales:
         if seen is None:
             seen = normalize(self._preferred(guild_id))
         return seen
+
+    async def of_place(self, guild_id: int, channel_id: int) -> str:
+        """The language of public posts in a channel: its server's (``of_guild``); for a game
+        or challenge with no server (``guild_id`` 0: it lives on its card), the language of the
+        newest interaction there, the one its posts follow (English before any)."""
+        if guild_id == NO_SERVER:
+            return self._seen_in_place.get(channel_id, SOURCE)
+        return await self.of_guild(guild_id)
 
     async def of_user(self, user_id: int) -> str:
         """The language of a direct message to ``user_id``: the one their client last showed

@@ -28,14 +28,13 @@ from discord import app_commands
 
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.posts import edit_message, follow_up, send
-from bot.games import GameView, Refusal, is_computer
+from bot.games import NO_SERVER, GameView, Refusal, is_computer
 from bot.i18n import N_
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-NO_SERVER = 0  # the guild_id of a game (and its challenge) that lives on its card
 
 # An interaction's token answers for 15 minutes; a follow-up started a minute before the end
 # (a picture to render, a slow upload) still arrives in time.
@@ -59,8 +58,10 @@ def home_guild(interaction: discord.Interaction[Any]) -> int:
     """
     if interaction.guild_id is not None and interaction.is_guild_integration():
         return interaction.guild_id
-    if bot_of(interaction).post_card is None:
+    bot = bot_of(interaction)
+    if bot.post_card is None:
         raise Refusal(N_("games outside a server need game cards, and this bot has them off"))
+    bot.locales.note(interaction)  # the language of the place, for its first post
     return NO_SERVER
 
 
@@ -100,6 +101,7 @@ def note_interaction(bot: GameBot, game_id: int, interaction: discord.Interactio
     reach, now = _reach(bot), time.monotonic()
     reach.forget_expired(now)
     reach.latest[game_id] = (interaction, now)
+    bot.locales.note(interaction)  # its posts follow this interaction, in its place's language
 
 
 def live_interaction(bot: GameBot, view: GameView) -> discord.Interaction[Any] | None:

@@ -38,7 +38,7 @@ async def outcome_message(
     ``locale``, by default the server's."""
     view = outcome.view
     if locale is None:
-        locale = await bot.locales.of_guild(view.guild_id)
+        locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     nobody = translate(locale, N_("Nobody moved in time."))
     if outcome.aborted:
         return status_text(view, headline=nobody, locale=locale), []
@@ -108,7 +108,7 @@ async def announce(
     The action is stored whatever Discord does with the post: a refused answer is shown
     another way (an edit of the deferral, a post in the thread, a post without extras)."""
     view = outcome.view
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     content, files = await outcome_message(bot, outcome, earlier=earlier, locale=locale)
     minimal = minimal_message(outcome, locale)
     buttons = result_buttons(view, locale) if outcome.is_over else None
@@ -147,7 +147,9 @@ async def answer_instead(  # noqa: PLR0917 (the pieces of one answer)
     a follow-up: the refused post is then not asked again), else in the game's thread."""
     view = outcome.view
     buttons = (
-        result_buttons(view, await bot.locales.of_guild(view.guild_id)) if outcome.is_over else None
+        result_buttons(view, await bot.locales.of_place(view.guild_id, view.channel_id))
+        if outcome.is_over
+        else None
     )
     try:
         if is_refused_body(error):

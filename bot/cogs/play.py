@@ -258,7 +258,7 @@ async def show_again(bot: GameBot, outcome: MoveOutcome, token: str | None) -> N
         and placeholder.channel.id == game_channel_id(view)
     )
     if token is not None and public_here:
-        locale = await bot.locales.of_guild(view.guild_id)
+        locale = await bot.locales.of_place(view.guild_id, view.channel_id)
         content, files = await outcome_message(bot, outcome, locale=locale)
         buttons = result_buttons(view, locale) if outcome.is_over else None
         try:
@@ -275,7 +275,7 @@ async def show_again(bot: GameBot, outcome: MoveOutcome, token: str | None) -> N
             game_id=view.game_id,
             url=jump_url(view),
         )
-        locale = await bot.locales.of_guild(view.guild_id)
+        locale = await bot.locales.of_place(view.guild_id, view.channel_id)
         with contextlib.suppress(discord.HTTPException):
             await edit_placeholder(bot, token, translate(locale, played))
 

@@ -64,7 +64,7 @@ async def picture_file(
     that stop would do, see ``bot.pictures.game_png``), its header in ``locale`` (default: the
     server's); in the picture worker processes."""
     if locale is None:
-        locale = await bot.locales.of_guild(view.guild_id)
+        locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     names = await picture_names(bot, view, locale)
     times = view.times_left(bot.service.now()) if view.is_running else None
     png = await PICTURES.png(
@@ -184,5 +184,5 @@ async def notify_turn(
         await send(user, message(await bot.locales.of_user(user_id)))
     except discord.HTTPException:
         # Closed DMs (Forbidden) or an unknown user: say it in the thread instead.
-        there = message(await bot.locales.of_guild(view.guild_id))
+        there = message(await bot.locales.of_place(view.guild_id, view.channel_id))
         await send_to_game(bot, view, f"<@{user_id}> {there}")

@@ -24,13 +24,14 @@ from bot import text
 from bot.cogs.challenges import challenge_view, offer_names
 from bot.cogs.client import GameBot, bot_of
 from bot.cogs.interactions import in_time, post_answer, reply
-from bot.cogs.on_card import NO_SERVER, lives_on_card
+from bot.cogs.on_card import lives_on_card
 from bot.cogs.persistent import CustomId, PersistentItem
 from bot.cogs.posts import edit_placeholder, send
 from bot.cogs.review import ReviewButton
 from bot.cogs.start_repair import challenge_message
 from bot.cogs.starts import post_game_start
 from bot.games import (
+    NO_SERVER,
     Challenge,
     GameStatus,
     GameView,
@@ -195,7 +196,7 @@ async def post_offer(
 ) -> None:
     """Post the offer in the game's channel (pinging the other player) and say where; for a
     game that lived on its card, the offer is the answer to the click."""
-    locale = await bot.locales.of_guild(offer.guild_id)
+    locale = await bot.locales.of_place(offer.guild_id, offer.channel_id)
     if offer.guild_id == NO_SERVER:
         message = await post_answer(interaction, deferred, **offer_post(offer, locale))
         if message is not None:
@@ -216,7 +217,7 @@ async def send_offer(bot: GameBot, offer: Challenge) -> str:
     """Post the offer in the game's channel, pinging the other player, and remember its
     message; the link to it."""
     channel = bot.get_partial_messageable(offer.channel_id, guild_id=offer.guild_id)
-    locale = await bot.locales.of_guild(offer.guild_id)
+    locale = await bot.locales.of_place(offer.guild_id, offer.channel_id)
     message = await send(channel, **offer_post(offer, locale))
     await bot.service.set_challenge_message(challenge_id=offer.challenge_id, message_id=message.id)
     return message_link(offer.guild_id, offer.channel_id, message.id)
@@ -245,7 +246,7 @@ async def offer_again(bot: GameBot, offer: Challenge, token: str | None) -> None
             )
         link = message_link(offer.guild_id, offer.channel_id, found.id)
     if token is not None:
-        locale = await bot.locales.of_guild(offer.guild_id)
+        locale = await bot.locales.of_place(offer.guild_id, offer.channel_id)
         with contextlib.suppress(discord.HTTPException):
             await edit_placeholder(
                 bot,
@@ -260,7 +261,7 @@ async def offer_in_placeholder(bot: GameBot, offer: Challenge, token: str | None
     whose token is ``token`` (while Discord still accepts it)."""
     if token is None:
         return
-    locale = await bot.locales.of_guild(offer.guild_id)
+    locale = await bot.locales.of_place(offer.guild_id, offer.channel_id)
     try:
         message = await edit_placeholder(bot, token, **offer_post(offer, locale))
     except discord.HTTPException:  # the token expired: no place left to show it
@@ -289,7 +290,7 @@ async def start_computer_rematch(
     """Say that the new game against the computer starts, then open its thread."""
     bot = bot_of(interaction)
     assert is_computer(view.pink_id) or is_computer(view.blue_id)
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     message = await post_answer(
         interaction,
         deferred,

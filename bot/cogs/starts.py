@@ -43,7 +43,7 @@ async def open_game_thread(
     started the game, if known (else the interaction's response, or, without an interaction,
     a new message in the game's channel). None when Discord refuses, and the game is then
     played in the channel it was started in."""
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     names = await picture_names(bot, view, locale)
     name = thread_name(view.game_id, names[Player.PINK], names[Player.BLUE], locale)
     settings = await bot.service.guild_settings(guild_id=view.guild_id)
@@ -91,7 +91,7 @@ async def post_game_start(
             # Not read back from the service: the computer, moving first, may have played
             # already, and the first picture shows the start.
             view = replace(view, thread_id=thread_id)
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     starts = N_("The game starts. Play with `/move` (e.g. `/move E5`).")
     if lives_on_card(view):  # no slash commands there: the card's buttons
         starts = N_("The game starts. Play with the buttons below.")

@@ -169,7 +169,7 @@ class TakebackButton(
                 update=True,
             )
             async with delivering(bot.outbox, PostKind.TAKEBACK):
-                locale = await bot.locales.of_guild(done.view.guild_id)
+                locale = await bot.locales.of_place(done.view.guild_id, done.view.channel_id)
                 await update_clicked(
                     interaction,
                     deferred,
@@ -199,7 +199,7 @@ async def show_answer_again(
     (the request's message) while Discord still allows the click's token, else by editing the
     request's message (both edits: shown once however often they are done); accepted, the
     game's picture then goes to its thread (its nonce keeps it single)."""
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     accepted = request.status == TakebackStatus.ACCEPTED
     content = answered_text(request, accepted=accepted, locale=locale)
     buttons = takeback_view(
@@ -299,7 +299,7 @@ async def post_request(
     """Post a takeback request (as the answer when asked in the game's thread) and remember
     its message."""
     bot = bot_of(interaction)
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     mine_locale = user_locale(interaction)
     buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
     question = request_text(request, locale)
@@ -330,7 +330,7 @@ async def ask_again(
     """Post a takeback request after a restart, in the game's thread (its nonce keeps it
     single), and tell the asker where in the placeholder of their /takeback while Discord
     still allows it."""
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     buttons = takeback_view(view.game_id, request.moves, request.asked_key, locale=locale)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
     channel = bot.get_partial_messageable(game_channel_id(view), guild_id=view.guild_id)

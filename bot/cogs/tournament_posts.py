@@ -231,7 +231,7 @@ async def start_quietly(bot: GameBot, view: GameView) -> None:
     if thread_id is None:
         return
     await bot.service.set_game_thread(game_id=view.game_id, thread_id=thread_id)
-    locale = await bot.locales.of_guild(view.guild_id)
+    locale = await bot.locales.of_place(view.guild_id, view.channel_id)
     headline = translate(locale, N_("The game starts. Play with `/move` (e.g. `/move E5`)."))
     view = replace(view, thread_id=thread_id)
     picture = await picture_file(bot, view, locale=locale)

@@ -70,7 +70,7 @@ WHICH = N_("The tournament's number (default: the open one)")
 
 async def announce_forfeit(bot: GameBot, forfeit: Forfeit) -> None:
     """In the forfeited game's thread: who withdrew, and that the other wins by forfeit."""
-    locale = await bot.locales.of_guild(forfeit.view.guild_id)
+    locale = await bot.locales.of_place(forfeit.view.guild_id, forfeit.view.channel_id)
     said = _(
         "<@{loser}> withdrew from the tournament: <@{winner}> wins this game by forfeit.",
         loser=forfeit.loser_id,

@@ -19,6 +19,9 @@ MIN_CLOCK = timedelta(seconds=30)
 MAX_CLOCK = timedelta(days=7)
 DEFAULT_CLOCK = timedelta(seconds=60)  # rule 7.1
 CHALLENGE_TTL = timedelta(minutes=10)
+# The guild_id of a game (and its challenge) with no server: it lives on its card, in a DM, a
+# group DM or a server without the bot (bot/cogs/on_card.py).
+NO_SERVER = 0
 # Clocks of an hour or more remind the player to move when a third of the time is left.
 REMINDER_MIN_CLOCK = timedelta(hours=1)
 

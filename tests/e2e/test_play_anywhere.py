@@ -411,3 +411,33 @@ async def test_a_card_games_rematch_offer_stopped_on_its_way_fills_the_clicks_pl
             lambda: query(db, "SELECT COUNT(*) FROM games") == [(2,)], timeout=SLOW
         )
     assert_clean(server, group, caplog)
+
+
+@pytest.mark.parametrize("place", ["dm", "group dm", "server without the bot"])
+async def test_a_card_game_speaks_the_language_of_its_place(
+    server: Server, caplog: pytest.LogCaptureFixture, place: str
+) -> None:
+    fake, alice, bob = server.fake, server.alice, server.bob
+    fake.set_locale(alice, "pl")
+    fake.set_locale(bob, "pl")
+    if place == "dm":
+        channel = fake.open_dm(alice)
+    elif place == "group dm":
+        channel = create_group_dm(fake, alice, bob)
+    else:
+        guild = fake.create_guild("Bez bota", with_bot=False)
+        fake.set_guild_locale(guild, "pl")
+        channel = fake.channel_named("general", guild)
+    async with card_bot(server):
+        started = await fake.slash(
+            alice, "play-computer", channel=channel, level="easy", colour="pink"
+        )
+        await started.reply(timeout=SLOW)
+        game_id = await game_on_card(server, channel)
+        card = await card_for(server, channel, game_id, 0)
+        assert "Gra #" in shown_text(card) and "Game #" not in shown_text(card)
+        # The card of the computer's reply, following her click, speaks it too.
+        await play_by_clicks(server, channel, game_id, alice, Point(1, 1), (10, 10))
+        reply = await card_for(server, channel, game_id, 2)
+        assert "Gra #" in shown_text(reply) and "Game #" not in shown_text(reply)
+    assert_clean(server, channel, caplog)
