@@ -3,9 +3,11 @@ DM with the bot, a group DM, a server that never added the bot).
 
 There the bot may answer interactions but not post on its own nor open a thread (Discord
 answers 403 / 50001), so such a game has no thread and no server: its ``guild_id`` is
-``NO_SERVER`` (0: no Discord snowflake is 0; not NULL, as ``games.guild_id`` is NOT NULL
+``bot.games.NO_SERVER`` (0: no Discord snowflake is 0; not NULL, as ``games.guild_id`` is NOT NULL
 since 0001 and SQLite could drop that only by copying the table, which foreign keys refuse:
 see migration 0005). It is unrated, so on no server's leaderboard; its timers run on shard 0.
+It speaks its place's language (``Locales.of_place``): the server's, else the client's of the
+player whose click its posts follow.
 
 Its cards are follow-ups of the players' own interactions: each click is a fresh
 interaction, and an interaction's webhook answers for 15 minutes (``TOKEN_LIFE``). What
@@ -34,7 +36,6 @@ from bot.i18n import N_
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
 
 # An interaction's token answers for 15 minutes; a follow-up started a minute before the end
 # (a picture to render, a slow upload) still arrives in time.
