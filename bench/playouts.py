@@ -23,12 +23,14 @@ Run: python bench/playouts.py [--sizes 10x10,20x20,39x32] [--seconds 2] [--cold-
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,48 +46,54 @@ OPPAI = {"10x10": 6.9e6, "39x32": 4.9e6}
 BATCH = 0.05  # seconds a batch
 
 
+Step = Callable[[bool], tuple[int, int]]
+
+
+def timed(step: Step, seconds: float) -> dict[bool, tuple[float, float]]:
+    """(moves, playouts) a second of ``step`` (one call: the moves and playouts it played) for
+    the compiled kernel (True) and the pure board (False), in batches taken in turn."""
+    moves = {True: 0, False: 0}
+    count = {True: 0, False: 0}
+    spent = {True: 0.0, False: 0.0}
+    sides = [True, False] if kernel.ready() else [False]
+    while min(spent[s] for s in sides) < seconds:
+        for compiled in sides:
+            started = time.perf_counter()
+            while time.perf_counter() - started < BATCH:
+                played, playouts = step(compiled)
+                moves[compiled] += played
+                count[compiled] += playouts
+            spent[compiled] += time.perf_counter() - started
+    return {s: (moves[s] / spent[s], count[s] / spent[s]) for s in sides}
+
+
 def rates(size: str, policy: Policy, seconds: float) -> dict[bool, tuple[float, float]]:
-    """(moves, playouts) a second of the compiled kernel (True) and the pure board (False)."""
+    """(moves, playouts) a second of one playout a call from the empty board."""
     width, height = (int(n) for n in size.split("x"))
     empty = Field(width, height)
     rng = random.Random(1)
-    moves = {True: 0, False: 0}
-    count = {True: 0, False: 0}
-    spent = {True: 0.0, False: 0.0}
-    sides = [True, False] if kernel.ready() else [False]
-    while min(spent[s] for s in sides) < seconds:
-        for compiled in sides:
-            started = time.perf_counter()
-            while time.perf_counter() - started < BATCH:
-                moves[compiled] += kernel.playout(
-                    empty.copy(), 1, alone=False, rng=rng, policy=policy, compiled=compiled
-                )
-                count[compiled] += 1
-            spent[compiled] += time.perf_counter() - started
-    return {s: (moves[s] / spent[s], count[s] / spent[s]) for s in sides}
+
+    def step(compiled: bool) -> tuple[int, int]:
+        field = empty.copy()
+        return kernel.playout(field, 1, alone=False, rng=rng, policy=policy, compiled=compiled), 1
+
+    return timed(step, seconds)
 
 
 def random_rates(size: str, seconds: float) -> dict[bool, tuple[float, float]]:
-    """(moves, games) a second of uniformly random games to a full board: compiled (True),
-    the whole loop in the kernel, a batch of games a call; and pure Python (False)."""
+    """(moves, games) a second of uniformly random games to a full board: compiled, the whole
+    loop in the kernel, a batch of games a call; pure Python, a game a call."""
     width, height = (int(n) for n in size.split("x"))
     empty = Field(width, height)
-    moves = {True: 0, False: 0}
-    count = {True: 0, False: 0}
-    spent = {True: 0.0, False: 0.0}
-    sides = [True, False] if kernel.ready() else [False]
     batch = {True: max(1, 40_000 // (width * height)), False: 1}
-    seed = 1
-    while min(spent[s] for s in sides) < seconds:
-        for compiled in sides:
-            started = time.perf_counter()
-            while time.perf_counter() - started < BATCH:
-                games = batch[compiled]
-                moves[compiled] += kernel.random_games(empty, games, seed=seed, compiled=compiled)
-                count[compiled] += games
-                seed += games
-            spent[compiled] += time.perf_counter() - started
-    return {s: (moves[s] / spent[s], count[s] / spent[s]) for s in sides}
+    seeds = itertools.count(1)
+
+    def step(compiled: bool) -> tuple[int, int]:
+        games = batch[compiled]
+        seed = next(seeds)
+        return kernel.random_games(empty, games, seed=seed * 1000, compiled=compiled), games
+
+    return timed(step, seconds)
 
 
 def speed_table(sizes: list[str], seconds: float) -> None:
