@@ -93,6 +93,8 @@ def choose(
     # The time cap and the time budget count from here: on 39x32 the looks before the
     # search (the fills, the threats) take a noticeable part of them.
     started = time.perf_counter()
+    # The tree of this process's last move is freed here, within this move's time (ai/trees.py).
+    trees.free_retired()
     # The compiled kernel loads (or compiles) in the background, once a process; the
     # pure-Python playouts serve until it is ready (ai/kernel.py). A load from the disk
     # cache takes a few tenths of a second: worth waiting for, within the move's time.
@@ -172,6 +174,9 @@ def choose(
         max_seconds=_left(cap, started),
         tree=tree,
     )
+    if result.root is not None:
+        # Freed at the start of the next move rather than on return, after the deadline.
+        trees.retire(result.root)
     if keeping and result.root is not None and result.root.children:
         for child in result.root.children:
             if child.move == result.index:

@@ -12,6 +12,12 @@ Only a few trees are kept (the last ``KEPT`` searches, oldest dropped first): a 
 on 39x32 holds a few hundred thousand nodes. Taking a tree removes it, so two threads never
 search the same tree. A reused search depends on the searches before it in the process, so it
 is not reproducible by its seed alone; ``choose(..., reuse=False)`` searches afresh.
+
+A tree a move is done with (its search's, and a kept one pushed out) is freed at the start of the
+process's next move (``retire``, ``free_retired``), not as the move returns: freeing a few
+hundred thousand nodes takes 30-50 ms, which would come after the search's deadline and take the
+move over its level's time cap. At the start of a move it counts within that move's time, which
+the search then has less of.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ KEPT = 4
 
 _lock = threading.Lock()
 _kept: OrderedDict[tuple[str, Record], Node] = OrderedDict()
+_retired: list[Node] = []
 
 
 def keep(level: str, record: Record, node: Node) -> None:
@@ -34,7 +41,21 @@ def keep(level: str, record: Record, node: Node) -> None:
         _kept[(level, record)] = node
         _kept.move_to_end((level, record))
         while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+            _retired.append(_kept.popitem(last=False)[1])
+
+
+def retire(node: Node) -> None:
+    """Hand over a tree a move is done with, to be freed by the next ``free_retired``."""
+    with _lock:
+        _retired.append(node)
+
+
+def free_retired() -> None:
+    """Free the trees handed over since the last call (the start of a move)."""
+    with _lock:
+        done = _retired[:]
+        _retired.clear()
+    del done  # the last references: the nodes are freed here, outside the lock
 
 
 def take(level: str, record: Record) -> Node | None:
@@ -55,9 +76,10 @@ def take(level: str, record: Record) -> Node | None:
 
 
 def clear() -> None:
-    """Forget every kept tree."""
+    """Forget every kept tree, and free the retired ones."""
     with _lock:
         _kept.clear()
+        _retired.clear()
 
 
 def _extends(record: Record, kept: Record) -> bool:

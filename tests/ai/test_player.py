@@ -5,10 +5,13 @@ from __future__ import annotations
 import pickle
 import random
 import time
+from typing import Any
 
 import pytest
 
 import ai
+from ai import player
+from ai.search import Node, SearchResult
 from engine import Action, Game, GameOverError, Player, Point
 
 # Small budgets keep the suite fast; the tactics under test must hold even so.
@@ -296,3 +299,33 @@ def test_a_reused_tree_still_gives_a_legal_move_to_the_end() -> None:
         reused += decision.reused > 0
         game.apply(decision.action(mover))  # raises if the engine refuses it
     assert reused > 3
+
+
+def test_a_move_leaves_its_tree_to_be_freed_at_the_start_of_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Freeing a big tree as the move returns would come after the search's deadline.
+    events: list[str] = []
+
+    class Watched(Node):
+        __slots__ = ()
+
+        def __del__(self) -> None:
+            events.append("freed")
+
+    real = player.search
+
+    def watched_search(*args: Any, **kwargs: Any) -> SearchResult:
+        events.append("search")
+        result = real(*args, **kwargs)
+        if events == ["search"]:
+            assert result.root is not None and result.root.children is not None
+            result.root.children.append(Watched(-1, 0))
+        return result
+
+    monkeypatch.setattr(player, "search", watched_search)
+    game = game_after("E5 F6 F5 E6")
+    ai.choose(game, "hard", seed=1, iterations=50, reuse=False)
+    events.append("returned")
+    ai.choose(game, "hard", seed=2, iterations=50, reuse=False)
+    assert events == ["search", "returned", "freed", "search"]
