@@ -11,8 +11,9 @@ else in the user's cache directory (``$XDG_CACHE_HOME/dots-discord/numba``, by d
 ``~/.cache/dots-discord/numba``), so a restarted worker loads it in a fraction of a second.
 ``warm_up()`` loads (or compiles) it in a background thread; until it is ready the searches
 use the pure-Python playouts, so no move ever waits for a compile. A search's first move in a
-process waits a few tenths of a second for it, within its level's time (``warm_up(within=)``):
-enough for a load from the cache, so the first move after a restart is searched compiled.
+process waits a few tenths of a second for it, within its level's time (``warm_up(within=)``,
+counted from the start of the load; a move from the opening book does not wait): enough for a
+load from the cache, so the first search after a restart is compiled.
 ``warm_up(wait=True)`` waits for it (tests, benches).
 
 Only this module imports ai/compiled.py (an import-linter contract says so).
@@ -24,6 +25,7 @@ import logging
 import os
 import random
 import threading
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -63,6 +65,7 @@ _ready = threading.Event()
 _done = threading.Event()
 _lock = threading.Lock()
 _warming: list[threading.Thread] = []  # the warm-up thread, once started
+_started: list[float] = []  # when it started (time.monotonic())
 
 
 def available() -> bool:
@@ -79,21 +82,23 @@ def warm_up(*, wait: bool = False, within: float | None = None) -> bool:
     """Make the compiled kernel ready, once a process, in a background thread: loaded from
     the disk cache (a few tenths of a second), or compiled first when the cache is empty
     (tens of seconds); the pure-Python playouts serve meanwhile. With ``wait``, wait for it;
-    with ``within``, the call that starts it waits at most that many seconds (a load from
-    the cache is worth waiting for, a compile is not: later calls go on at once). Returns
-    whether it is ready."""
+    with ``within``, wait for it until at most that many seconds after it started (a load
+    from the cache is worth waiting for, a compile is not: calls after that go on at once).
+    Returns whether it is ready."""
     if _compiled is None:
         return False
     with _lock:
-        first = not _warming
-        if first:
+        if not _warming:
             thread = threading.Thread(target=_compile, name="dots-kernel", daemon=True)
             _warming.append(thread)
+            _started.append(time.monotonic())
             thread.start()
     if wait:
         _done.wait()
-    elif within is not None and first:
-        _done.wait(within)
+    elif within is not None:
+        left = _started[0] + within - time.monotonic()
+        if left > 0:
+            _done.wait(left)
     return _ready.is_set()
 
 

@@ -96,10 +96,8 @@ def choose(
     # The tree of this process's last move is freed here, within this move's time (ai/trees.py).
     trees.free_retired()
     # The compiled kernel loads (or compiles) in the background, once a process; the
-    # pure-Python playouts serve until it is ready (ai/kernel.py). A load from the disk
-    # cache takes a few tenths of a second: worth waiting for, within the move's time.
-    cap = spec.max_seconds if max_seconds is None else max_seconds
-    kernel.warm_up(within=min(KERNEL_WAIT, cap / 3))
+    # pure-Python playouts serve until it is ready (ai/kernel.py).
+    kernel.warm_up()
     me = game.to_move
     if me is None:
         raise GameOverError("the game is over")
@@ -151,6 +149,11 @@ def choose(
     )[-2:]
     if spec.ladders and not alone:
         priors.extend(_ladder_priors(field, player, recent, {p.index for p in priors}))
+    # A load from the disk cache takes a few tenths of a second: worth waiting for, within
+    # the move's time, once a search is needed (a move from the book or the looks above is
+    # not).
+    cap = spec.max_seconds if max_seconds is None else max_seconds
+    kernel.warm_up(within=min(KERNEL_WAIT, cap / 3))
     keeping = spec.reuse if reuse is None else reuse
     tree = trees.take(spec.name, game.record) if keeping else None
     reused = tree.visits if tree is not None else 0

@@ -220,6 +220,25 @@ def test_the_first_move_of_a_process_searches_compiled_once_the_cache_loads(
     assert used == "False" and seconds < 3.0
 
 
+@compiled
+def test_a_move_from_the_book_does_not_wait_for_the_kernel_and_the_next_search_does() -> None:
+    # A fresh process, the cache filled by the module's fixture: the book's answer to the
+    # cross goes out while the kernel still loads (it waited for the load before); the first
+    # search after it waits for the rest of the load (given time enough on a loaded machine).
+    code = (
+        "from ai import kernel, player; import ai; from engine import Game, Start; "
+        "player.KERNEL_WAIT = 10; game = Game(20, 20, start=Start.CROSS); "
+        "book = ai.choose(game, 'hard', seed=1); print(book.iterations, kernel.ready()); "
+        "game.place(book.point); game.place('A1'); "
+        "searched = ai.choose(game, 'hard', seed=1, iterations=20); "
+        "print(searched.iterations, kernel.ready())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["0", "False", "20", "True"]
+
+
 def test_the_pure_path_is_used_when_forced() -> None:
     env = {**os.environ, kernel.PURE_ENV: "1"}
     code = (
