@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict, Unpack
 
-from ai import kernel, trees
+from ai import collector, kernel, trees
 from ai.book import book_move
 from ai.field import Field
 from ai.ladders import ladder_starts
@@ -95,6 +95,7 @@ def choose(
     started = time.perf_counter()
     # The tree of this process's last move is freed here, within this move's time (ai/trees.py).
     trees.free_retired()
+    collector.thaw()
     # The compiled kernel loads (or compiles) in the background, once a process; the
     # pure-Python playouts serve until it is ready (ai/kernel.py).
     kernel.warm_up()

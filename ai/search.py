@@ -25,7 +25,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ai import kernel
+from ai import collector, kernel
 from ai.field import RUNS, Field
 from ai.playout import Policy
 
@@ -175,6 +175,43 @@ def search(
     for this position (ai/trees.py), searched on; it is changed. Pure but for ``tree``; the
     field is not changed.
     """
+    # The collector kept off the tree while it is built (ai/collector.py).
+    with collector.paused():
+        return _search(
+            field,
+            player,
+            alone=alone,
+            iterations=iterations,
+            rng=rng,
+            policy=policy,
+            exploration=exploration,
+            rave=rave,
+            patterns=patterns,
+            recent=recent,
+            priors=priors,
+            seconds=seconds,
+            max_seconds=max_seconds,
+            tree=tree,
+        )
+
+
+def _search(
+    field: Field,
+    player: int,
+    *,
+    alone: bool,
+    iterations: int | None,
+    rng: random.Random,
+    policy: Policy,
+    exploration: float,
+    rave: float,
+    patterns: bool,
+    recent: tuple[int, ...],
+    priors: tuple[Prior, ...],
+    seconds: float | None,
+    max_seconds: float | None,
+    tree: Node | None,
+) -> SearchResult:
     started = time.perf_counter()
     last = recent[-1] if recent else 0
     # The compiled kernel's playouts and candidates when it is ready (ai/kernel.py), for the
