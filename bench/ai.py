@@ -370,13 +370,14 @@ def _recorded(
 
 def move_times(size: str, positions: int = 3) -> None:
     """Print each level's seconds a move on a ``size`` board, in random positions after 0,
-    100, 300 and 600 random dots (the level's own budget and time cap, as in the bot)."""
+    100, 300 and 600 random dots, as many of them as leave a quarter of the board free (the
+    level's own budget and time cap, as in the bot)."""
     width, height = (int(n) for n in size.split("x"))
     ai.kernel.warm_up(wait=True)  # the steady state: the compiled kernel loaded
     print(f"seconds a move on {size}, {positions} positions each (max / mean)")
     print(f"{'dots':>5} " + " ".join(f"{name:>15}" for name in ai.LEVELS))
     rng = random.Random(5)
-    for dots in (0, 100, 300, 600):
+    for dots in (n for n in (0, 100, 300, 600) if n <= width * height * 3 // 4):
         spent: dict[str, list[float]] = defaultdict(list)
         for _ in range(positions):
             game = Game(width, height)
