@@ -92,8 +92,9 @@ def play(
     rng = random.Random(seed * 7919 + number)
     timings: dict[str, list[float]] = defaultdict(list)
     capped: dict[str, int] = defaultdict(int)
-    # The old search's process is started (and has imported its packages) before any clock
-    # runs, and this tree's compiled kernel is loaded (compiled at the first game).
+    # The old search's process is started (its packages imported, its compiled kernel loaded
+    # where it has one) before any clock runs, and so is this tree's kernel (compiled at the
+    # first game, like the old one's).
     old = _old_tree(old_search) if OLD in levels.values() and old_search is not None else None
     ai.kernel.warm_up(wait=True)
     moves = 0
@@ -151,7 +152,7 @@ def _old_tree(old_search: Path) -> Tree:
     tree = _OLD_TREES.get(old_search)
     if tree is None:
         tree = _OLD_TREES[old_search] = Tree(ROOT, ai_root=old_search)
-        tree.ask("where")  # its imports done
+        tree.ask("where")  # its imports done and its compiled kernel loaded
     return tree
 
 

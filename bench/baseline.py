@@ -20,6 +20,8 @@ only what every tree's engine and computer have. ``Tree`` starts such a process 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import pickle
 import random
 import shutil
@@ -238,9 +240,14 @@ def old_choose(record: Any, seed: int, seconds: float | None) -> tuple[str, Any,
 
 
 def where() -> dict[str, str]:
-    """The folders the child's ``engine`` and ``ai`` were imported from."""
+    """The folders the child's ``engine`` and ``ai`` were imported from, once its compiled
+    kernel is loaded (where its ``ai`` has one): a game's clock starts only after that, as it
+    does for this tree's kernel, so neither side plays its first moves without it."""
     import ai
     import engine
+
+    if importlib.util.find_spec("ai.kernel") is not None:
+        importlib.import_module("ai.kernel").warm_up(wait=True)
 
     return {
         name: str(Path(module.__file__ or "").parent)
