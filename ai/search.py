@@ -177,100 +177,65 @@ def search(
     """
     # The collector kept off the tree while it is built (ai/collector.py).
     with collector.paused():
-        return _search(
-            field,
-            player,
-            alone=alone,
-            iterations=iterations,
-            rng=rng,
-            policy=policy,
-            exploration=exploration,
-            rave=rave,
-            patterns=patterns,
-            recent=recent,
-            priors=priors,
-            seconds=seconds,
-            max_seconds=max_seconds,
-            tree=tree,
+        started = time.perf_counter()
+        last = recent[-1] if recent else 0
+        # The compiled kernel's playouts and candidates when it is ready (ai/kernel.py), for the
+        # whole search.
+        compiled = kernel.ready()
+        if tree is not None and tree.mover == 3 - player and tree.children:
+            root = tree
+        else:
+            root = Node(-1, 3 - player)
+            root.children = expand(field, player, last, patterns, compiled=compiled)
+            rng.shuffle(root.children)
+        assert root.children is not None
+        by_move = {c.move: c for c in root.children}
+        for prior in priors:
+            child = by_move.get(prior.index)
+            if child is not None:
+                child.visits += prior.visits
+                child.value += prior.visits * prior.reward
+        if root is not tree:
+            for child in root.children:
+                root.visits += child.visits
+        else:
+            root.visits += sum(prior.visits for prior in priors if prior.index in by_move)
+        limits = [s for s in (seconds, max_seconds) if s is not None]
+        deadline = started + min(limits) if limits else None
+        budget = iterations if iterations is not None else 1 << 60
+        done = 0
+        if len(root.children) > 1:
+            while done < budget:
+                _iterate(
+                    field,
+                    player,
+                    deadline=deadline,
+                    alone=alone,
+                    root=root,
+                    rng=rng,
+                    policy=policy,
+                    exploration=exploration,
+                    rave=rave,
+                    patterns=patterns,
+                    recent=recent,
+                    compiled=compiled,
+                )
+                done += 1
+                # The clock is read every iteration: a read costs far less than a playout, and
+                # on a big board a few playouts are already a sizeable part of a second.
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+        if not root.children:
+            return SearchResult(-1, 0, 0.0, done, {})
+        best = max(root.children, key=lambda n: (n.visits, n.value))
+        return SearchResult(
+            best.move,
+            best.visits,
+            best.value / best.visits if best.visits else 0.5,
+            done,
+            {c.move: (c.visits, c.value / c.visits if c.visits else 0.5) for c in root.children},
+            root,
         )
-
-
-def _search(
-    field: Field,
-    player: int,
-    *,
-    alone: bool,
-    iterations: int | None,
-    rng: random.Random,
-    policy: Policy,
-    exploration: float,
-    rave: float,
-    patterns: bool,
-    recent: tuple[int, ...],
-    priors: tuple[Prior, ...],
-    seconds: float | None,
-    max_seconds: float | None,
-    tree: Node | None,
-) -> SearchResult:
-    started = time.perf_counter()
-    last = recent[-1] if recent else 0
-    # The compiled kernel's playouts and candidates when it is ready (ai/kernel.py), for the
-    # whole search.
-    compiled = kernel.ready()
-    if tree is not None and tree.mover == 3 - player and tree.children:
-        root = tree
-    else:
-        root = Node(-1, 3 - player)
-        root.children = expand(field, player, last, patterns, compiled=compiled)
-        rng.shuffle(root.children)
-    assert root.children is not None
-    by_move = {c.move: c for c in root.children}
-    for prior in priors:
-        child = by_move.get(prior.index)
-        if child is not None:
-            child.visits += prior.visits
-            child.value += prior.visits * prior.reward
-    if root is not tree:
-        for child in root.children:
-            root.visits += child.visits
-    else:
-        root.visits += sum(prior.visits for prior in priors if prior.index in by_move)
-    limits = [s for s in (seconds, max_seconds) if s is not None]
-    deadline = started + min(limits) if limits else None
-    budget = iterations if iterations is not None else 1 << 60
-    done = 0
-    if len(root.children) > 1:
-        while done < budget:
-            _iterate(
-                field,
-                player,
-                deadline=deadline,
-                alone=alone,
-                root=root,
-                rng=rng,
-                policy=policy,
-                exploration=exploration,
-                rave=rave,
-                patterns=patterns,
-                recent=recent,
-                compiled=compiled,
-            )
-            done += 1
-            # The clock is read every iteration: a read costs far less than a playout, and
-            # on a big board a few playouts are already a sizeable part of a second.
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-    if not root.children:
-        return SearchResult(-1, 0, 0.0, done, {})
-    best = max(root.children, key=lambda n: (n.visits, n.value))
-    return SearchResult(
-        best.move,
-        best.visits,
-        best.value / best.visits if best.visits else 0.5,
-        done,
-        {c.move: (c.visits, c.value / c.visits if c.visits else 0.5) for c in root.children},
-        root,
-    )
 
 
 def _iterate(
