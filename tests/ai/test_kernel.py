@@ -188,7 +188,7 @@ FIRST_MOVE = (
     "kernel.ready = lambda: asked.append(ready()) or asked[-1]; "
     "player.KERNEL_WAIT = {wait}; game = Game(10, 10); "
     "[game.place(name) for name in ('E5', 'F6', 'F5', 'E6')]; "
-    "started = time.perf_counter(); decision = ai.choose(game, 'hard', seed=1); "
+    "started = time.perf_counter(); decision = ai.choose(game, 'hard', seed=1, max_seconds={cap}); "
     "print(asked[0], time.perf_counter() - started)"
 )
 
@@ -197,9 +197,9 @@ FIRST_MOVE = (
 def test_the_first_move_of_a_process_searches_compiled_once_the_cache_loads(
     tmp_path: Path,
 ) -> None:
-    def first_move(wait: float, cache: Path | None = None) -> tuple[str, float]:
+    def first_move(wait: float, cap: float, cache: Path | None = None) -> tuple[str, float]:
         env = {**os.environ, **({"NUMBA_CACHE_DIR": str(cache)} if cache else {})}
-        code = FIRST_MOVE.format(wait=wait)
+        code = FIRST_MOVE.format(wait=wait, cap=cap)
         out = subprocess.run(
             [sys.executable, "-c", code],
             env=env,
@@ -212,11 +212,12 @@ def test_the_first_move_of_a_process_searches_compiled_once_the_cache_loads(
         return used, float(seconds)
 
     # The module's fixture filled the cache: a fresh process's first move waits for the load
-    # (given time enough on a loaded machine) and searches with the kernel.
-    assert first_move(10)[0] == "True"
+    # (given time enough on a loaded machine: a wait of 10 s, which a cap of 60 s allows)
+    # and searches with the kernel.
+    assert first_move(10, 60)[0] == "True"
     # An empty cache: the first move waits its short while, then searches in pure Python
     # within hard's time cap (1.5 s) instead of waiting for the compile.
-    used, seconds = first_move(0.2, tmp_path)
+    used, seconds = first_move(0.2, 1.5, tmp_path)
     assert used == "False" and seconds < 3.0
 
 
@@ -224,13 +225,14 @@ def test_the_first_move_of_a_process_searches_compiled_once_the_cache_loads(
 def test_a_move_from_the_book_does_not_wait_for_the_kernel_and_the_next_search_does() -> None:
     # A fresh process, the cache filled by the module's fixture: the book's answer to the
     # cross goes out while the kernel still loads (it waited for the load before); the first
-    # search after it waits for the rest of the load (given time enough on a loaded machine).
+    # search after it waits for the rest of the load (given time enough on a loaded machine:
+    # a wait of 10 s, which a cap of 60 s allows).
     code = (
         "from ai import kernel, player; import ai; from engine import Game, Start; "
         "player.KERNEL_WAIT = 10; game = Game(20, 20, start=Start.CROSS); "
         "book = ai.choose(game, 'hard', seed=1); print(book.iterations, kernel.ready()); "
         "game.place(book.point); game.place('A1'); "
-        "searched = ai.choose(game, 'hard', seed=1, iterations=20); "
+        "searched = ai.choose(game, 'hard', seed=1, iterations=20, max_seconds=60); "
         "print(searched.iterations, kernel.ready())"
     )
     out = subprocess.run(
