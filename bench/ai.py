@@ -29,12 +29,14 @@ Run: python bench/ai.py [--games N[,M]] [--workers W] [--size 10|39x32[,20]] [--
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import random
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -46,7 +48,7 @@ from baseline import OLD_SEARCH, ROOT, Tree, checkout, interleaved, ratio
 
 import ai
 import ai.kernel
-from ai import book
+from ai import book, collector
 from engine import Action, Game, Player, Start
 
 RANDOM = "random"
@@ -372,29 +374,52 @@ def _recorded(
 def move_times(size: str, positions: int = 3) -> None:
     """Print each level's seconds a move on a ``size`` board, in random positions after 0,
     100, 300 and 600 random dots, as many of them as leave a quarter of the board free (the
-    level's own budget and time cap, as in the bot)."""
+    level's own budget and time cap, as in the bot). Beside them, hard's mean iterations a
+    move as the bot plays, with Python's cyclic collector kept off its tree (ai/collector.py),
+    and in the same positions with the collector running through its search, and their ratio.
+    """
     width, height = (int(n) for n in size.split("x"))
     ai.kernel.warm_up(wait=True)  # the steady state: the compiled kernel loaded
-    print(f"seconds a move on {size}, {positions} positions each (max / mean)")
-    print(f"{'dots':>5} " + " ".join(f"{name:>15}" for name in ai.LEVELS))
+    kept_off = collector.paused
+    print(f"seconds a move on {size}, {positions} positions each (max / mean);")
+    print("hard's iterations a move, the collector kept off / running through the search")
+    print(f"{'dots':>5} " + " ".join(f"{name:>15}" for name in ai.LEVELS) + f"{'iterations':>17}")
     rng = random.Random(5)
     for dots in (n for n in (0, 100, 300, 600) if n <= width * height * 3 // 4):
         spent: dict[str, list[float]] = defaultdict(list)
+        iterations: dict[bool, list[int]] = defaultdict(list)
         for _ in range(positions):
             game = Game(width, height)
             for _ in range(dots):
                 game.place(rng.choice(list(game.board.free_points())))
             for name in ai.LEVELS:
+                seed = rng.randrange(2**32)
                 started = time.perf_counter()
-                ai.choose(game, name, seed=rng.randrange(2**32), reuse=False)
+                decision = ai.choose(game, name, seed=seed, reuse=False)
                 spent[name].append(time.perf_counter() - started)
+                if name == "hard":
+                    iterations[True].append(decision.iterations)
+                    collector.paused = _collector_running
+                    try:
+                        running = ai.choose(game, name, seed=seed, reuse=False)
+                    finally:
+                        collector.paused = kept_off
+                    iterations[False].append(running.iterations)
+        off, on = (sum(iterations[k]) / positions for k in (True, False))
         print(
             f"{dots:>5} "
             + " ".join(
                 f"{max(spent[n]):>7.2f} / {sum(spent[n]) / len(spent[n]):<5.2f}" for n in ai.LEVELS
-            ),
+            )
+            + f"  {off:>5.0f} / {on:<5.0f} {off / on if on else 1:4.2f}x",
             flush=True,
         )
+
+
+@contextlib.contextmanager
+def _collector_running() -> Iterator[None]:
+    """In place of ``collector.paused``: the collector left running through the search."""
+    yield
 
 
 def derive_book(iterations: int, length: int = 3) -> None:
